@@ -1,0 +1,17 @@
+//! Puzzle `square` of `../shared/pack/PUZZLES.md`: not implemented yet.
+
+use std::process::ExitCode;
+
+/// Command-line arguments of `hextris pack square`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Arguments (not implemented yet).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub args: Vec<String>,
+}
+
+/// Runs `hextris pack square`.
+pub fn run(_args: Args) -> ExitCode {
+    eprintln!("hextris pack square: not implemented yet");
+    ExitCode::from(2)
+}
