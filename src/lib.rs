@@ -1,12 +1,18 @@
 //! hextris: plays the ICFP Programming Contest 2015 game (hex-grid Tetris with phrases of power)
 //! and solves square-grid tetromino packing puzzles.
 //!
-//! The data flows one way: problem JSON -> [`engine`] (the rules) -> planner -> encoder ->
-//! solutions -> scorer and viewer. The engine knows nothing of the modules that search; the
-//! [`pack`] puzzles share nothing with the hex game and live apart.
+//! The data flows one way: problem JSON -> [`engine`] (the rules) -> [`plan`] (placements) ->
+//! [`encode`] (command strings) -> [`solve`] (time limits, cores, best solutions) -> scorer and
+//! viewer in [`cli`]. The engine knows nothing of the modules that search; the [`pack`] puzzles
+//! share nothing with the hex game and live apart.
 
+pub mod cli;
+pub mod encode;
 pub mod engine;
 pub mod error;
+pub mod io;
 pub mod pack;
+pub mod plan;
+pub mod solve;
 
 pub use error::Error;

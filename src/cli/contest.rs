@@ -1,0 +1,112 @@
+//! `play_icfp2015`: the contest's command-line contract (RULES.md section 14).
+//!
+//! `-f FILE` (repeatable), `-t SECONDS` for ALL output, `-m MB`, `-c CORES`, `-p PHRASE`
+//! (repeatable, quotes kept). The JSON list goes to stdout, everything else to stderr. A bad
+//! problem file is named on stderr and the others are still answered; the exit code is then 2.
+
+use crate::engine::{Phrases, Problem};
+use crate::io::{expand_problem_paths, solutions_to_json};
+use clap::Parser;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Seconds per problem file when no -t is given.
+pub const DEFAULT_SECONDS_PER_PROBLEM: f64 = 10.0;
+
+/// Plays the ICFP 2015 game: solutions for every seed of every problem, as JSON on stdout.
+#[derive(Debug, Parser)]
+#[command(name = "play_icfp2015", version)]
+pub struct Args {
+    /// A problem file (repeatable; a folder stands for every *.json in it).
+    #[arg(short = 'f', value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// Seconds for producing ALL output, start-up included. Without it, 10 seconds per problem.
+    #[arg(short = 't', value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Memory limit in megabytes (hextris stays far below it: its tables are bounded).
+    #[arg(short = 'm', value_name = "MB")]
+    pub memory: Option<u64>,
+    /// Number of cores to use (default: all).
+    #[arg(short = 'c', value_name = "CORES")]
+    pub cores: Option<usize>,
+    /// A phrase of power (repeatable). Without any, no phrase is spelt.
+    #[arg(short = 'p', value_name = "PHRASE", allow_hyphen_values = true)]
+    pub phrases: Vec<String>,
+}
+
+/// Time kept back for writing the output and exiting.
+fn reserve(total: f64) -> Duration {
+    Duration::from_secs_f64((0.15 + 0.03 * total).min(1.0).min(total / 4.0))
+}
+
+/// Entry point of the `play_icfp2015` binary.
+pub fn main() -> ExitCode {
+    let started = Instant::now();
+    let args = Args::parse();
+    let mut failed = false;
+    if let Some(t) = args.time {
+        if !(t > 0.0 && t.is_finite()) {
+            eprintln!("play_icfp2015: -t must be a positive number of seconds, not {t}");
+            return ExitCode::from(2);
+        }
+    }
+    if args.cores == Some(0) {
+        eprintln!("play_icfp2015: -c must be at least 1");
+        return ExitCode::from(2);
+    }
+    let mut problems: Vec<Problem> = Vec::new();
+    for arg in &args.files {
+        let paths = match expand_problem_paths(std::slice::from_ref(arg)) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("play_icfp2015: {e}");
+                failed = true;
+                continue;
+            }
+        };
+        for path in paths {
+            match Problem::load(&path) {
+                Ok(p) => problems.push(p),
+                Err(e) => {
+                    eprintln!("play_icfp2015: {e}");
+                    failed = true;
+                }
+            }
+        }
+    }
+    // The same problem given twice is answered once.
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert(p.id));
+    let total = args
+        .time
+        .unwrap_or(DEFAULT_SECONDS_PER_PROBLEM * problems.len().max(1) as f64);
+    let end = started + Duration::from_secs_f64(total) - reserve(total);
+    let phrases = Phrases::new(args.phrases.iter().filter(|&p| !p.is_empty()).cloned());
+    let refs: Vec<&Problem> = problems.iter().collect();
+    let results = match crate::cli::solve::solve_on_pool(&refs, phrases, end, None, args.cores) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("play_icfp2015: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    eprint!("{}", crate::cli::solve::summary(&results));
+    let json = solutions_to_json(&crate::cli::solve::to_solutions(&results));
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(json.as_bytes())
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        eprintln!("play_icfp2015: cannot write to stdout");
+        return ExitCode::from(2);
+    }
+    let _ = args.memory;
+    if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

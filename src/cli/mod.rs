@@ -1,0 +1,50 @@
+//! The command-line front ends: `hextris` (subcommands) and `play_icfp2015` (the contest's
+//! contract). Each subcommand parses its arguments into a config struct and calls the library;
+//! errors travel up as [`crate::Error`] and are printed once, here, as one line with exit code 2.
+
+pub mod contest;
+pub mod score;
+pub mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// hextris: plays the ICFP 2015 hex-grid Tetris with phrases of power, and solves square-grid
+/// tetromino packing puzzles.
+#[derive(Debug, Parser)]
+#[command(name = "hextris", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Score a solution list against problems, as the organisers' evaluator would.
+    Score(score::Args),
+    /// Solve problems: the contest's JSON list of solutions on stdout (or --out).
+    Solve(solve::Args),
+    /// Square-grid tetromino packing puzzles.
+    #[command(subcommand)]
+    Pack(crate::pack::PackCommand),
+}
+
+/// Prints an error once and returns exit code 2.
+pub fn fail(program: &str, e: &crate::Error) -> ExitCode {
+    eprintln!("{program}: {e}");
+    ExitCode::from(2)
+}
+
+/// Entry point of the `hextris` binary.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Score(a) => score::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Pack(cmd) => return crate::pack::run(cmd),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail("hextris", &e),
+    }
+}

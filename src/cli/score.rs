@@ -1,0 +1,240 @@
+//! `hextris score`: scores a solution list against problems, as the organisers' evaluator would,
+//! per entry and per problem, as a table or as JSON.
+
+use crate::engine::{evaluate, problem_score, Evaluation, Phrases, Problem};
+use crate::error::{Error, Result};
+use crate::io::{load_problems, read_solutions, Solution};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Arguments of `hextris score`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The solution list (the contest's JSON output format).
+    pub solutions: PathBuf,
+    /// A problem file, or a folder of them (every *.json in it). Repeatable.
+    #[arg(short = 'f', long = "file", required = true, value_name = "PROBLEM")]
+    pub files: Vec<PathBuf>,
+    /// A phrase of power to count (repeatable); the 18 official phrases by default.
+    #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
+    pub phrases: Vec<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The score of one entry.
+#[derive(Debug, Serialize)]
+pub struct EntryReport {
+    #[serde(rename = "problemId")]
+    pub problem_id: i64,
+    pub seed: u32,
+    pub score: u64,
+    pub move_score: u64,
+    pub power_score: u64,
+    pub commands: u32,
+    pub locked: u32,
+    pub status: String,
+    /// For an error: the 0-based index of the offending command and character.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_command: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_char: Option<usize>,
+    pub phrases: BTreeMap<String, u32>,
+}
+
+/// The official aggregate of one problem.
+#[derive(Debug, Serialize)]
+pub struct ProblemReport {
+    #[serde(rename = "problemId")]
+    pub problem_id: i64,
+    /// Seeds the problem lists (duplicates included: the divisor).
+    pub seeds: usize,
+    pub score: u64,
+}
+
+/// A whole score report.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub results: Vec<EntryReport>,
+    pub problems: Vec<ProblemReport>,
+    pub total: u64,
+}
+
+impl EntryReport {
+    fn new(s: &Solution, e: &Evaluation, phrases: &Phrases) -> EntryReport {
+        let (status, error_command, error_char) = match e.end {
+            crate::engine::End::Error {
+                kind,
+                command,
+                char_index,
+            } => {
+                let located = kind != crate::engine::ErrorKind::SeedNotInProblem;
+                (
+                    format!("error:{}", kind.name()),
+                    located.then_some(command),
+                    located.then_some(char_index),
+                )
+            }
+            end => (end.to_string(), None, None),
+        };
+        EntryReport {
+            problem_id: s.problem_id,
+            seed: s.seed,
+            score: e.score,
+            move_score: e.move_score,
+            power_score: e.power_score,
+            commands: e.commands,
+            locked: e.locked,
+            status,
+            error_command,
+            error_char,
+            phrases: (0..phrases.len())
+                .filter(|&i| e.phrase_counts[i] > 0)
+                .map(|i| (phrases.get(i).to_string(), e.phrase_counts[i]))
+                .collect(),
+        }
+    }
+}
+
+/// Scores every entry whose problem is given; returns the report and the ids of problems that
+/// entries name but no file gives.
+pub fn score_all(
+    problems: &[Problem],
+    solutions: &[Solution],
+    phrases: &Phrases,
+) -> (Report, Vec<i64>) {
+    let by_id: FxHashMap<i64, &Problem> = problems.iter().map(|p| (p.id, p)).collect();
+    let mut results = Vec::new();
+    let mut missing = Vec::new();
+    // The latest entry for a (problem, seed) is the one that counts, as on the server.
+    let mut latest: FxHashMap<(i64, u32), u64> = FxHashMap::default();
+    let mut order: Vec<i64> = Vec::new();
+    for s in solutions {
+        let Some(p) = by_id.get(&s.problem_id) else {
+            if !missing.contains(&s.problem_id) {
+                missing.push(s.problem_id);
+            }
+            continue;
+        };
+        let e = evaluate(p, s.seed, &s.solution, phrases);
+        latest.insert((s.problem_id, s.seed), e.score);
+        if !order.contains(&s.problem_id) {
+            order.push(s.problem_id);
+        }
+        results.push(EntryReport::new(s, &e, phrases));
+    }
+    let problems: Vec<ProblemReport> = order
+        .iter()
+        .map(|id| {
+            let p = by_id[id];
+            let score = problem_score(p, |seed| latest.get(&(p.id, seed)).copied().unwrap_or(0));
+            ProblemReport {
+                problem_id: p.id,
+                seeds: p.seeds.len(),
+                score,
+            }
+        })
+        .collect();
+    let total = problems.iter().map(|p| p.score).sum();
+    (
+        Report {
+            results,
+            problems,
+            total,
+        },
+        missing,
+    )
+}
+
+/// The phrase list of `-p`, or the official one.
+pub fn phrases_from_args(args: &[String]) -> Result<Phrases> {
+    if args.iter().any(|p| p.is_empty()) {
+        return Err(Error::Usage(
+            "an empty phrase (-p \"\") cannot be counted".into(),
+        ));
+    }
+    Ok(if args.is_empty() {
+        Phrases::official()
+    } else {
+        Phrases::new(args.iter().cloned())
+    })
+}
+
+/// Runs `hextris score`.
+pub fn run(args: Args) -> Result<()> {
+    let phrases = phrases_from_args(&args.phrases)?;
+    let problems: Vec<Problem> = load_problems(&args.files)?
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    let solutions = read_solutions(&args.solutions)?;
+    let (report, missing) = score_all(&problems, &solutions, &phrases);
+    if !missing.is_empty() {
+        eprintln!(
+            "hextris score: skipped entries for problems not given with -f: {}",
+            missing
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("plain data serialises")
+        );
+    } else {
+        print!("{}", format_table(&report));
+    }
+    Ok(())
+}
+
+/// The report as a text table.
+pub fn format_table(r: &Report) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>7} {:>10} {:>8} {:>8} {:>8} {:>6} {:>6}  {:<44} phrases",
+        "problem", "seed", "score", "move", "power", "cmds", "locked", "status"
+    );
+    for e in &r.results {
+        let mut status = e.status.clone();
+        if let (Some(c), Some(ch)) = (e.error_command, e.error_char) {
+            let _ = write!(status, " at command {c} (char {ch})");
+        }
+        let phrases: Vec<String> = e
+            .phrases
+            .iter()
+            .map(|(p, n)| format!("{p:?}x{n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{:>7} {:>10} {:>8} {:>8} {:>8} {:>6} {:>6}  {:<44} {}",
+            e.problem_id,
+            e.seed,
+            e.score,
+            e.move_score,
+            e.power_score,
+            e.commands,
+            e.locked,
+            status,
+            if phrases.is_empty() {
+                "-".to_string()
+            } else {
+                phrases.join(" ")
+            }
+        );
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "{:>7} {:>6} {:>8}", "problem", "seeds", "score");
+    for p in &r.problems {
+        let _ = writeln!(out, "{:>7} {:>6} {:>8}", p.problem_id, p.seeds, p.score);
+    }
+    let _ = writeln!(out, "total {}", r.total);
+    out
+}

@@ -1,0 +1,152 @@
+//! `hextris solve`: solves problem files or folders and prints the contest's JSON list.
+
+use crate::engine::{Phrases, Problem};
+use crate::error::{Error, Result};
+use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
+use crate::solve::{solve_attempts, solve_many, Prepared, ProblemResult, SolveConfig};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Arguments of `hextris solve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Problem files or folders of them (every *.json in a folder).
+    #[arg(required = true, value_name = "PROBLEM")]
+    pub problems: Vec<PathBuf>,
+    /// Seconds per problem (or in all, with --total).
+    #[arg(short = 't', long = "time", default_value_t = 10.0)]
+    pub time: f64,
+    /// Make --time the budget of the whole run rather than of each problem.
+    #[arg(long)]
+    pub total: bool,
+    /// Instead of a time budget, plan exactly this many games per seed: reproducible output.
+    #[arg(long, conflicts_with = "time")]
+    pub attempts: Option<u32>,
+    /// Write the JSON list to this file (atomically) instead of stdout.
+    #[arg(short = 'o', long = "out")]
+    pub out: Option<PathBuf>,
+    /// A phrase of power to spell and count (repeatable); the 18 official ones by default.
+    #[arg(
+        short = 'p',
+        long = "phrase",
+        value_name = "PHRASE",
+        allow_hyphen_values = true
+    )]
+    pub phrases: Vec<String>,
+    /// Worker threads (default: all cores); 1 is the deterministic debugging path.
+    #[arg(short = 'c', long = "threads")]
+    pub threads: Option<usize>,
+}
+
+/// Runs `hextris solve`.
+pub fn run(args: Args) -> Result<()> {
+    let started = Instant::now();
+    if !(args.time > 0.0 && args.time.is_finite()) {
+        return Err(Error::Usage(format!(
+            "--time must be a positive number of seconds, not {}",
+            args.time
+        )));
+    }
+    let loaded = load_problems(&args.problems)?;
+    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let problems: Vec<&Problem> = loaded.iter().map(|(_, p)| p).collect();
+    let budget = if args.total {
+        Duration::from_secs_f64(args.time)
+    } else {
+        Duration::from_secs_f64(args.time * problems.len() as f64)
+    };
+    let results = solve_on_pool(
+        &problems,
+        phrases,
+        started + budget,
+        args.attempts,
+        args.threads,
+    )?;
+    eprint!("{}", summary(&results));
+    let json = solutions_to_json(&to_solutions(&results));
+    match &args.out {
+        Some(path) => write_atomic(path, json.as_bytes())?,
+        None => print!("{json}"),
+    }
+    Ok(())
+}
+
+/// Solves on a rayon pool of `threads` (all cores by default), warning about phrases that
+/// cannot be spelt.
+pub fn solve_on_pool(
+    problems: &[&Problem],
+    phrases: Phrases,
+    end: Instant,
+    attempts: Option<u32>,
+    threads: Option<usize>,
+) -> Result<Vec<ProblemResult>> {
+    let cfg = SolveConfig::new(phrases);
+    for w in cfg.table.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(Error::Usage(
+                "the number of threads must be at least 1".into(),
+            ));
+        }
+        pool = pool.num_threads(n);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))?;
+    Ok(pool.install(|| {
+        let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
+        match attempts {
+            Some(n) => solve_attempts(&prepared, n.max(1), &cfg),
+            None => solve_many(&prepared, end, &cfg),
+        }
+    }))
+}
+
+/// The contest's list of solutions.
+pub fn to_solutions(results: &[ProblemResult]) -> Vec<Solution> {
+    results
+        .iter()
+        .flat_map(|r| {
+            r.seeds.iter().map(move |s| Solution {
+                problem_id: r.problem_id,
+                seed: s.seed,
+                tag: Some(s.tag.clone()),
+                solution: s.solution.clone(),
+            })
+        })
+        .collect()
+}
+
+/// A table of the results: per problem, its score, the mean move and power scores, games.
+pub fn summary(results: &[ProblemResult]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
+        "problem", "seeds", "move", "power", "score", "games"
+    );
+    let mut total = 0;
+    for r in results {
+        let n = r.seeds.len().max(1) as u64;
+        let mv: u64 = r.seeds.iter().map(|s| s.move_score).sum::<u64>() / n;
+        let pw: u64 = r.seeds.iter().map(|s| s.power_score).sum::<u64>() / n;
+        let games: u32 = r.seeds.iter().map(|s| s.attempts).sum();
+        let _ = writeln!(
+            out,
+            "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
+            r.problem_id,
+            r.seeds.len(),
+            mv,
+            pw,
+            r.score,
+            games
+        );
+        total += r.score;
+    }
+    let _ = writeln!(out, "total {total}");
+    out
+}

@@ -1,0 +1,184 @@
+//! Small helpers on bit rows (`&[u64]`, bit `i` of word `i / 64` is element `i`).
+//!
+//! Shifts take a signed offset and read bits outside the source as 0, so callers can align rows
+//! whose index ranges start at different columns without special cases.
+
+/// The 64 bits of `src` starting at bit `b` (result bit 0 = bit `b` of `src`); bits outside
+/// `src` read as 0.
+#[inline]
+pub fn window(src: &[u64], b: i64) -> u64 {
+    let q = b.div_euclid(64);
+    let r = b.rem_euclid(64) as u32;
+    let word = |i: i64| -> u64 {
+        if i >= 0 && (i as usize) < src.len() {
+            src[i as usize]
+        } else {
+            0
+        }
+    };
+    if r == 0 {
+        word(q)
+    } else {
+        (word(q) >> r) | (word(q + 1) << (64 - r))
+    }
+}
+
+/// `dst[i] |= src[i + shift]` for every bit of `dst`.
+#[inline]
+pub fn or_shifted(dst: &mut [u64], src: &[u64], shift: i64) {
+    for (j, d) in dst.iter_mut().enumerate() {
+        *d |= window(src, j as i64 * 64 + shift);
+    }
+}
+
+/// `dst[i] &= src[i + shift]` for every bit of `dst`.
+#[inline]
+pub fn and_shifted(dst: &mut [u64], src: &[u64], shift: i64) {
+    for (j, d) in dst.iter_mut().enumerate() {
+        *d &= window(src, j as i64 * 64 + shift);
+    }
+}
+
+/// Expands `g` to the whole runs of `p` that contain one of its bits (`g` must be a subset of
+/// `p`): everything reachable from `g` by steps of one bit through `p`. Returns whether `g`
+/// changed.
+pub fn fill_runs(g: &mut [u64], p: &[u64]) -> bool {
+    let n = g.len();
+    let mut changed = false;
+    // An upward pass carries runs across word boundaries towards higher words, a downward pass
+    // towards lower words; a run seeded anywhere is complete after both.
+    for i in 0..n {
+        let mut w = g[i];
+        if i > 0 && g[i - 1] >> 63 & 1 == 1 {
+            w |= p[i] & 1;
+        }
+        let w = fill_word(w, p[i]);
+        changed |= w != g[i];
+        g[i] = w;
+    }
+    for i in (0..n).rev() {
+        let mut w = g[i];
+        if i + 1 < n && g[i + 1] & 1 == 1 {
+            w |= p[i] & (1 << 63);
+        }
+        let w = fill_word(w, p[i]);
+        changed |= w != g[i];
+        g[i] = w;
+    }
+    changed
+}
+
+/// Occluded fill within one word, both directions (Kogge-Stone doubling).
+#[inline]
+fn fill_word(g: u64, p: u64) -> u64 {
+    let g = g & p;
+    if g == 0 || g == p {
+        return g;
+    }
+    let mut up = g;
+    let mut pu = p;
+    let mut down = g;
+    let mut pd = p;
+    for s in [1, 2, 4, 8, 16, 32] {
+        up |= pu & (up << s);
+        pu &= pu << s;
+        down |= pd & (down >> s);
+        pd &= pd >> s;
+    }
+    up | down
+}
+
+/// Iterates over the set bits of a row.
+pub fn ones(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    row.iter().enumerate().flat_map(|(j, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            if w == 0 {
+                return None;
+            }
+            let t = w.trailing_zeros() as usize;
+            w &= w - 1;
+            Some(j * 64 + t)
+        })
+    })
+}
+
+/// Whether bit `i` is set.
+#[inline]
+pub fn get(row: &[u64], i: usize) -> bool {
+    row[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// Sets bit `i`.
+#[inline]
+pub fn set(row: &mut [u64], i: usize) {
+    row[i / 64] |= 1 << (i % 64);
+}
+
+/// A row of `n` bits all set (the bits past `n` clear).
+pub fn full_row(row: &mut [u64], n: usize) {
+    for (j, w) in row.iter_mut().enumerate() {
+        let lo = j * 64;
+        *w = if lo + 64 <= n {
+            u64::MAX
+        } else if lo >= n {
+            0
+        } else {
+            (1u64 << (n - lo)) - 1
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_and_shifts() {
+        let src = [0b1011u64, 1 << 63 | 1];
+        assert_eq!(window(&src, 0) & 0xF, 0b1011);
+        assert_eq!(window(&src, 1) & 0x7, 0b101);
+        assert_eq!(window(&src, -1) & 0xF, 0b0110);
+        assert_eq!(window(&src, 63) & 0b11, 0b10);
+        assert_eq!(window(&src, 200), 0);
+        let mut d = [0u64; 2];
+        or_shifted(&mut d, &src, -64);
+        assert_eq!(d, [0, 0b1011]);
+    }
+
+    #[test]
+    fn fill_runs_across_words() {
+        // Free bits 60..70 and 75..80; seed at 68: the whole first run, none of the second.
+        let mut p = [0u64; 2];
+        for i in (60..70).chain(75..80) {
+            set(&mut p, i);
+        }
+        let mut g = [0u64; 2];
+        set(&mut g, 68);
+        assert!(fill_runs(&mut g, &p));
+        let got: Vec<usize> = ones(&g).collect();
+        assert_eq!(got, (60..70).collect::<Vec<_>>());
+        assert!(!fill_runs(&mut g, &p));
+    }
+
+    #[test]
+    fn fill_word_matches_a_naive_fill() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let p = x;
+            let g = p & x.rotate_left(17) & x.rotate_left(31);
+            let mut naive = g;
+            loop {
+                let n = (naive | naive << 1 | naive >> 1) & p;
+                if n == naive {
+                    break;
+                }
+                naive = n;
+            }
+            assert_eq!(fill_word(g, p), naive);
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Scoring a lock with weighted features. The weights are data ([`Weights`], serde), with named
+//! scoring systems compiled in; `hextris tune` writes new ones.
+//!
+//! Every feature is computed from the board BEFORE the lock and the member cells of the lock, in
+//! time proportional to the unit's size: how low the cells lie, the move points the lock earns
+//! (line clears and the bonus of the previous lock), how full the rows it touches become, which
+//! neighbours the cells touch (filled cells, walls, floor), the empty cells it covers (holes and
+//! overhangs), and the filled/empty transitions along the rows it touches (a rough surface).
+
+use super::space::{State, UnitSpace};
+use crate::engine::{lock_points, Board};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Weights of the features; the score of a lock is their weighted sum (higher is better).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Weights {
+    /// Per move point the lock earns (size, lines, bonus).
+    pub points: f64,
+    /// Per cell, its row divided by the height (1 at the floor).
+    pub depth: f64,
+    /// Per touched row that stays, the square of its fill fraction after the lock.
+    pub row_fill: f64,
+    /// Per neighbour of a cell that is a filled cell.
+    pub contact_filled: f64,
+    /// Per neighbour of a cell that is off the left or right edge.
+    pub contact_wall: f64,
+    /// Per neighbour of a cell that is below the floor.
+    pub contact_floor: f64,
+    /// Per empty cell directly below (SW or SE of) a cell of the unit.
+    pub holes: f64,
+    /// Per filled/empty transition the lock adds along the rows it touches (walls count as filled).
+    pub transitions: f64,
+    /// Amplitude of the seeded random term that breaks ties.
+    pub noise: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights::system("low").expect("the default system exists")
+    }
+}
+
+/// The names of the compiled-in scoring systems.
+pub const SYSTEMS: [&str; 3] = ["low", "fill", "balanced"];
+
+impl Weights {
+    /// A named scoring system: `low` places units as low as possible and snug; `fill` favours
+    /// completing nearly-full rows; `balanced` sits between them.
+    pub fn system(name: &str) -> Result<Weights> {
+        let w = match name {
+            "low" => Weights {
+                points: 0.02,
+                depth: 4.0,
+                row_fill: 1.0,
+                contact_filled: 0.6,
+                contact_wall: 0.4,
+                contact_floor: 0.6,
+                holes: -1.6,
+                transitions: -0.3,
+                noise: 0.05,
+            },
+            "fill" => Weights {
+                points: 0.05,
+                depth: 1.5,
+                row_fill: 4.0,
+                contact_filled: 0.5,
+                contact_wall: 0.3,
+                contact_floor: 0.5,
+                holes: -1.2,
+                transitions: -0.4,
+                noise: 0.05,
+            },
+            "balanced" => Weights {
+                points: 0.03,
+                depth: 2.5,
+                row_fill: 2.5,
+                contact_filled: 0.55,
+                contact_wall: 0.35,
+                contact_floor: 0.55,
+                holes: -1.4,
+                transitions: -0.35,
+                noise: 0.05,
+            },
+            other => {
+                return Err(Error::Usage(format!(
+                    "unknown scoring system {other:?} (known: {})",
+                    SYSTEMS.join(", ")
+                )))
+            }
+        };
+        Ok(w)
+    }
+}
+
+/// The features of one lock.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Features {
+    pub points: f64,
+    pub depth: f64,
+    pub row_fill: f64,
+    pub contact_filled: f64,
+    pub contact_wall: f64,
+    pub contact_floor: f64,
+    pub holes: f64,
+    pub transitions: f64,
+    /// Lines the lock clears.
+    pub lines: usize,
+}
+
+impl Features {
+    /// Computes the features of locking `space`'s unit at `s` on `board`, after a lock that
+    /// cleared `ls_old` lines.
+    pub fn of(board: &Board, space: &UnitSpace, s: State, ls_old: usize) -> Features {
+        let (w, h) = (board.width() as i64, board.height() as i64);
+        let outline = space.outline(s);
+        let mut f = Features::default();
+        for &(dy, n) in &outline.rows {
+            let filled = board.row_count((s.y + dy) as usize) + n;
+            if filled as i64 == w {
+                f.lines += 1;
+            } else {
+                let frac = filled as f64 / w as f64;
+                f.row_fill += frac * frac;
+            }
+        }
+        // Each end of a run of added cells gains a transition next to an empty cell and loses
+        // one next to a filled cell (walls count as filled). Rows that clear are counted too;
+        // they vanish anyway and the error is small.
+        for &(dx, dy) in &outline.run_ends {
+            f.transitions += if board.is_filled(s.x + dx, s.y + dy) {
+                -1.0
+            } else {
+                1.0
+            };
+        }
+        for &(dx, dy, below) in &outline.neighbours {
+            let (nx, ny) = (s.x + dx, s.y + dy);
+            if ny >= h {
+                f.contact_floor += 1.0;
+            } else if nx < 0 || nx >= w {
+                f.contact_wall += 1.0;
+            } else if ny >= 0 && board.is_filled(nx, ny) {
+                f.contact_filled += 1.0;
+            } else if below && ny >= 0 {
+                f.holes += 1.0;
+            }
+        }
+        let size = space.size as i64;
+        f.depth = (outline.sum_dy + size * (s.y + 1)) as f64 / h as f64;
+        f.points = lock_points(space.size, f.lines, ls_old) as f64;
+        f
+    }
+
+    /// The weighted sum.
+    pub fn score(&self, w: &Weights) -> f64 {
+        w.points * self.points
+            + w.depth * self.depth
+            + w.row_fill * self.row_fill
+            + w.contact_filled * self.contact_filled
+            + w.contact_wall * self.contact_wall
+            + w.contact_floor * self.contact_floor
+            + w.holes * self.holes
+            + w.transitions * self.transitions
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_system_is_an_error() {
+        assert!(Weights::system("nope")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown scoring system"));
+        for s in SYSTEMS {
+            assert!(Weights::system(s).is_ok());
+        }
+    }
+
+    fn one_cell() -> UnitSpace {
+        let u = crate::engine::Unit::new(
+            &[crate::engine::Cell::new(0, 0)],
+            crate::engine::Cell::new(0, 0),
+            4,
+        );
+        UnitSpace::new(&u, 4, 3)
+    }
+
+    #[test]
+    fn features_of_a_line_clear() {
+        let mut b = Board::new(4, 3);
+        for x in 0..3 {
+            b.fill(x, 2);
+        }
+        let space = one_cell();
+        let f = Features::of(&b, &space, State { x: 3, y: 2, o: 0 }, 0);
+        assert_eq!(f.lines, 1);
+        assert_eq!(f.points, 101.0);
+        assert_eq!(f.contact_floor, 2.0);
+        assert_eq!(f.contact_wall, 1.0);
+        // Row 2 is even: its NW neighbour (2,1) and NE neighbour (3,1) are empty, W is filled.
+        assert_eq!(f.contact_filled, 1.0);
+        let g = Features::of(&b, &space, State { x: 3, y: 0, o: 0 }, 0);
+        assert_eq!(g.holes, 2.0);
+        assert_eq!(g.lines, 0);
+    }
+
+    #[test]
+    fn transitions_count_run_ends() {
+        let mut b = Board::new(6, 1);
+        b.fill(0, 0);
+        let u = crate::engine::Unit::new(
+            &[
+                crate::engine::Cell::new(0, 0),
+                crate::engine::Cell::new(1, 0),
+            ],
+            crate::engine::Cell::new(0, 0),
+            6,
+        );
+        let space = UnitSpace::new(&u, 6, 1);
+        // Row: # . . . . .  Filling 1..=2 removes the 0|1 transition and adds 2|3.
+        assert_eq!(
+            Features::of(&b, &space, State { x: 1, y: 0, o: 0 }, 0).transitions,
+            0.0
+        );
+        // Filling 2..=3 adds two transitions; 4..=5 against the wall adds one and removes one.
+        assert_eq!(
+            Features::of(&b, &space, State { x: 2, y: 0, o: 0 }, 0).transitions,
+            2.0
+        );
+        assert_eq!(
+            Features::of(&b, &space, State { x: 4, y: 0, o: 0 }, 0).transitions,
+            0.0
+        );
+    }
+
+    #[test]
+    fn weights_round_trip_as_json() {
+        let w = Weights::system("fill").unwrap();
+        let text = serde_json::to_string(&w).unwrap();
+        let back: Weights = serde_json::from_str(&text).unwrap();
+        assert_eq!(w, back);
+        let partial: Weights = serde_json::from_str(r#"{"depth": 9.0}"#).unwrap();
+        assert_eq!(partial.depth, 9.0);
+        assert!(serde_json::from_str::<Weights>(r#"{"dept": 9.0}"#).is_err());
+    }
+}

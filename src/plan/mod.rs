@@ -1,0 +1,153 @@
+//! The placement planner: for each unit of the source, every lock it can reach, scored by the
+//! heuristic, and the best one chosen (ties broken by a seeded random term). The result is a
+//! [`Plan`]: the sequence of locks, which an encoder turns into commands.
+//!
+//! The planner simulates the game with the engine's own pieces ([`Board::place`],
+//! [`Board::clear_full_rows`], [`lock_points`], [`Source`]); it never re-implements a rule.
+
+pub mod bits;
+pub mod heuristic;
+pub mod rowmask;
+pub mod space;
+
+pub use heuristic::{Features, Weights, SYSTEMS};
+pub use rowmask::RowMask;
+pub use space::{Bfs, Lock, LockKey, Outline, Stamps, State, UnitSpace};
+
+use crate::engine::{lock_points, Board, Problem, Source};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// The precomputed move-generation tables of every unit of a problem.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    pub spaces: Vec<UnitSpace>,
+}
+
+impl Tables {
+    pub fn new(problem: &Problem) -> Tables {
+        let spaces = problem
+            .units
+            .iter()
+            .map(|u| UnitSpace::new(u, problem.width, problem.height))
+            .collect();
+        Tables { spaces }
+    }
+}
+
+/// Reusable buffers for move generation.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    pub free: Vec<u64>,
+    pub reach: Vec<u64>,
+    pub tmp: Vec<u64>,
+    pub locks: Vec<Lock>,
+    pub bfs: Bfs,
+    pub seen: Stamps,
+}
+
+/// A simulated game as the planner sees it: the board and what scoring needs.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub board: Board,
+    pub ls_old: usize,
+    pub move_score: u64,
+}
+
+impl Sim {
+    pub fn new(problem: &Problem) -> Sim {
+        Sim {
+            board: problem.board.clone(),
+            ls_old: 0,
+            move_score: 0,
+        }
+    }
+
+    /// Locks unit `space`/`problem.units[unit]` at `s`: fills its cells, clears lines, scores.
+    pub fn lock(&mut self, problem: &Problem, unit: usize, s: State) -> usize {
+        let u = &problem.units[unit];
+        self.board
+            .place(u.shape(s.o, s.y), crate::engine::Cell::new(s.x, s.y));
+        let lines = self.board.clear_full_rows();
+        self.move_score += lock_points(u.size(), lines, self.ls_old);
+        self.ls_old = lines;
+        lines
+    }
+}
+
+/// One placement of a plan: which unit, and the lock chosen for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub unit: usize,
+    pub lock: Lock,
+}
+
+/// A whole game's placements; the game ends after the last one (source empty or the next spawn
+/// blocked).
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    pub placements: Vec<Placement>,
+    pub move_score: u64,
+    /// The planner ran out of time before the game ended.
+    pub truncated: bool,
+}
+
+/// Options of the greedy planner.
+#[derive(Clone, Debug)]
+pub struct PlanConfig {
+    pub weights: Weights,
+    /// Seed of the tie-breaking random term.
+    pub rng_seed: u64,
+    /// Stop planning (the plan ends early, still valid) once this instant has passed.
+    pub deadline: Option<std::time::Instant>,
+}
+
+/// Lists the supported locks (see [`UnitSpace::locks`]) of the unit `unit` on `board` into
+/// `scratch.locks`; false when the unit cannot spawn.
+pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scratch) -> bool {
+    let space = &tables.spaces[unit];
+    space.free_map(board, &mut scratch.free);
+    if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.tmp) {
+        scratch.locks.clear();
+        return false;
+    }
+    space.locks(
+        &scratch.free,
+        &scratch.reach,
+        true,
+        &mut scratch.locks,
+        &mut scratch.seen,
+    );
+    true
+}
+
+/// Plays a whole game greedily: each unit goes to its best-scoring lock.
+pub fn plan_greedy(problem: &Problem, tables: &Tables, seed: u32, cfg: &PlanConfig) -> Plan {
+    let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
+    let mut sim = Sim::new(problem);
+    let mut scratch = Scratch::default();
+    let mut plan = Plan::default();
+    for unit in Source::new(seed, problem.source_length as u64, problem.units.len()) {
+        if cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            plan.truncated = true;
+            break;
+        }
+        if !gen_locks(tables, unit, &sim.board, &mut scratch) {
+            break;
+        }
+        let space = &tables.spaces[unit];
+        let mut best: Option<(f64, Lock)> = None;
+        for lock in &scratch.locks {
+            let f = Features::of(&sim.board, space, lock.state, sim.ls_old);
+            let score = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, *lock));
+            }
+        }
+        let (_, lock) = best.expect("a unit that spawns can always lock somewhere");
+        sim.lock(problem, unit, lock.state);
+        plan.placements.push(Placement { unit, lock });
+    }
+    plan.move_score = sim.move_score;
+    plan
+}

@@ -1,0 +1,936 @@
+//! Move generation: where a unit can go on a board, where it can lock, and how to get there.
+//!
+//! A state is a pivot cell and a CANONICAL orientation `o < k` (`k` = distinct member sets of the
+//! unit, see [`crate::engine::Unit::canon`]); clockwise from `o` is `(o + 1) % k`. Two states
+//! with the same pivot and canonical orientation are the same position for the no-repeat rule.
+//!
+//! For each canonical orientation the pivots that keep every member on the board form a box of
+//! rows `y_lo .. y_lo + ny` and columns `x_lo .. x_lo + nx` (per orientation, so that a pivot far
+//! off the board costs nothing). Over that box a board gives a bit row per (orientation, row):
+//! bit `i` of row `y` is set when the unit fits with its pivot at `(x_lo + i, y)`. Reachability is
+//! then a flood fill on those bit rows, row by row from the spawn downwards (no command raises the
+//! pivot), and the locks are the reachable states with a command that leads to a non-free state.
+//! Paths are found by a breadth-first search with parent indices over the dense state index, and
+//! rebuilt at the end; a breadth-first tree path never visits a position twice, so it obeys the
+//! no-repeat rule.
+
+use super::bits;
+use crate::engine::hex::column_offset;
+use crate::engine::{Board, Cell, Command, Unit};
+
+/// A unit's position: pivot and canonical orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State {
+    pub x: i64,
+    pub y: i64,
+    pub o: u8,
+}
+
+/// Identifies the member set of a state: the class of its shape (orientations whose member sets
+/// are translates of each other share a class) and its anchor cell.
+pub type LockKey = (u8, i64, i64);
+
+/// A place where the unit can lock: a reachable state and the commands that lock it there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lock {
+    pub state: State,
+    /// Bit `c` set when command `c` (as `Command as u8`) locks the unit from `state`.
+    pub cmds: u8,
+    pub key: LockKey,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Orient {
+    x_lo: i64,
+    nx: usize,
+    nw: usize,
+    y_lo: i64,
+    ny: usize,
+    /// Member offsets `(dx, dy)` per pivot-row parity.
+    cells: [Vec<(i64, i64)>; 2],
+    /// The outline of the shape per parity, for the heuristic.
+    outline: [Outline; 2],
+    /// Shape class and anchor offset `(dx, dy)` per parity.
+    key: [(u8, i64, i64); 2],
+    /// Offset of this orientation's bit rows in the flat row buffers, in words.
+    row_base: usize,
+    /// Offset of this orientation's states in the dense state index.
+    state_base: usize,
+}
+
+/// The outline of a shape around its pivot, precomputed for the heuristic: what touches it.
+#[derive(Clone, Debug, Default)]
+pub struct Outline {
+    /// Rows of the shape: `(dy, members in that row)`.
+    pub rows: Vec<(i64, usize)>,
+    /// The cells just left and right of each run of members along a row.
+    pub run_ends: Vec<(i64, i64)>,
+    /// Every (member, direction) pair whose neighbour is not a member: the neighbour's offset
+    /// and whether it lies below the member (SW or SE).
+    pub neighbours: Vec<(i64, i64, bool)>,
+    /// Sum of the members' `dy`.
+    pub sum_dy: i64,
+}
+
+impl Outline {
+    fn new(cells: &[(i64, i64)], parity: i64) -> Outline {
+        let mut o = Outline::default();
+        let own = |x: i64, y: i64| cells.contains(&(x, y));
+        for (i, &(dx, dy)) in cells.iter().enumerate() {
+            o.sum_dy += dy;
+            match o.rows.last_mut() {
+                Some(r) if r.0 == dy => r.1 += 1,
+                _ => o.rows.push((dy, 1)),
+            }
+            // Cells are sorted by row then column, so a run starts where the previous cell is
+            // not the left neighbour and ends where the next is not the right neighbour.
+            if i == 0 || cells[i - 1] != (dx - 1, dy) {
+                o.run_ends.push((dx - 1, dy));
+            }
+            if i + 1 == cells.len() || cells[i + 1] != (dx + 1, dy) {
+                o.run_ends.push((dx + 1, dy));
+            }
+            let odd = (parity + dy).rem_euclid(2);
+            let around = [
+                (dx - 1, dy, false),
+                (dx + 1, dy, false),
+                (dx + odd - 1, dy + 1, true),
+                (dx + odd, dy + 1, true),
+                (dx + odd - 1, dy - 1, false),
+                (dx + odd, dy - 1, false),
+            ];
+            o.neighbours
+                .extend(around.into_iter().filter(|&(x, y, _)| !own(x, y)));
+        }
+        o
+    }
+}
+
+/// Everything about one unit that does not depend on the board, computed once per problem.
+#[derive(Clone, Debug)]
+pub struct UnitSpace {
+    /// Number of distinct orientations; canonical orientations are `0..k`.
+    pub k: u8,
+    pub size: usize,
+    pub spawn: Cell,
+    orients: Vec<Orient>,
+    /// Words in a full set of bit rows (all orientations).
+    pub row_words: usize,
+    /// Number of states in the dense index.
+    pub states: usize,
+    /// Number of shape classes.
+    classes: usize,
+    width: usize,
+    height: usize,
+}
+
+impl UnitSpace {
+    pub fn new(unit: &Unit, width: usize, height: usize) -> UnitSpace {
+        let k = unit.distinct_orientations() as u8;
+        // Shape classes: orientations whose axial offsets are translates of each other.
+        let normal = |o: u8| {
+            let offs = unit.axial_offsets(o);
+            let min = *offs.iter().min_by_key(|a| (a.r, a.q)).unwrap();
+            let mut v: Vec<_> = offs.iter().map(|&a| a - min).collect();
+            v.sort();
+            (min, v)
+        };
+        let mut classes: Vec<Vec<crate::engine::Axial>> = Vec::new();
+        let mut orients = Vec::with_capacity(k as usize);
+        let (mut row_words, mut states) = (0, 0);
+        for o in 0..k {
+            let (min, norm) = normal(o);
+            let class = match classes.iter().position(|c| *c == norm) {
+                Some(i) => i,
+                None => {
+                    classes.push(norm);
+                    classes.len() - 1
+                }
+            } as u8;
+            let cells: [Vec<(i64, i64)>; 2] =
+                std::array::from_fn(|p| unit.shape(o, p as i64).cells.clone());
+            let outline: [Outline; 2] = std::array::from_fn(|p| Outline::new(&cells[p], p as i64));
+            let key: [(u8, i64, i64); 2] =
+                std::array::from_fn(|p| (class, column_offset(min.q, min.r, p as i64), min.r));
+            let s0 = unit.shape(o, 0);
+            let s1 = unit.shape(o, 1);
+            let x_lo = (-s0.min_dx).min(-s1.min_dx);
+            let x_hi = (width as i64 - 1 - s0.max_dx).max(width as i64 - 1 - s1.max_dx);
+            let y_lo = -s0.min_dy;
+            let y_hi = height as i64 - 1 - s0.max_dy;
+            let (nx, ny) = if x_hi >= x_lo && y_hi >= y_lo {
+                ((x_hi - x_lo + 1) as usize, (y_hi - y_lo + 1) as usize)
+            } else {
+                (0, 0)
+            };
+            let nw = nx.div_ceil(64);
+            orients.push(Orient {
+                x_lo,
+                nx,
+                nw,
+                y_lo,
+                ny,
+                cells,
+                outline,
+                key,
+                row_base: row_words,
+                state_base: states,
+            });
+            row_words += nw * ny;
+            states += nx * ny;
+        }
+        UnitSpace {
+            k,
+            size: unit.size(),
+            spawn: unit.spawn(),
+            orients,
+            row_words,
+            states,
+            classes: classes.len(),
+            width,
+            height,
+        }
+    }
+
+    /// The spawn state.
+    pub fn spawn_state(&self) -> State {
+        State {
+            x: self.spawn.x,
+            y: self.spawn.y,
+            o: 0,
+        }
+    }
+
+    /// Word offset and length of the bit row of orientation `o`, row `y`, if that row exists.
+    #[inline]
+    pub fn row(&self, o: u8, y: i64) -> Option<(usize, usize)> {
+        let r = &self.orients[o as usize];
+        let yi = y - r.y_lo;
+        if yi < 0 || yi as usize >= r.ny || r.nw == 0 {
+            None
+        } else {
+            Some((r.row_base + yi as usize * r.nw, r.nw))
+        }
+    }
+
+    /// The column of bit 0 in the rows of orientation `o`.
+    pub fn x_lo(&self, o: u8) -> i64 {
+        self.orients[o as usize].x_lo
+    }
+
+    /// Words per bit row of orientation `o`.
+    pub fn row_len(&self, o: u8) -> usize {
+        self.orients[o as usize].nw
+    }
+
+    /// Dense index of a state, if it lies in its orientation's box.
+    #[inline]
+    pub fn index(&self, s: State) -> Option<usize> {
+        let r = &self.orients[s.o as usize];
+        let (xi, yi) = (s.x - r.x_lo, s.y - r.y_lo);
+        if xi < 0 || yi < 0 || xi as usize >= r.nx || yi as usize >= r.ny {
+            None
+        } else {
+            Some(r.state_base + yi as usize * r.nx + xi as usize)
+        }
+    }
+
+    /// The state of a dense index.
+    pub fn state_of(&self, idx: usize) -> State {
+        let o = self
+            .orients
+            .iter()
+            .rposition(|r| r.state_base <= idx && r.nx * r.ny > 0)
+            .unwrap();
+        let r = &self.orients[o];
+        let i = idx - r.state_base;
+        State {
+            x: r.x_lo + (i % r.nx) as i64,
+            y: r.y_lo + (i / r.nx) as i64,
+            o: o as u8,
+        }
+    }
+
+    /// The member cells of a state, as offsets from its pivot.
+    pub fn cells(&self, s: State) -> &[(i64, i64)] {
+        &self.orients[s.o as usize].cells[s.y.rem_euclid(2) as usize]
+    }
+
+    /// The outline of a state's shape.
+    pub fn outline(&self, s: State) -> &Outline {
+        &self.orients[s.o as usize].outline[s.y.rem_euclid(2) as usize]
+    }
+
+    /// The member-set key of a state.
+    pub fn key(&self, s: State) -> LockKey {
+        let (c, dx, dy) = self.orients[s.o as usize].key[s.y.rem_euclid(2) as usize];
+        (c, s.x + dx, s.y + dy)
+    }
+
+    /// The state a command leads to (whether or not it is free).
+    #[inline]
+    pub fn step(&self, s: State, cmd: Command) -> State {
+        let odd = s.y & 1;
+        let k = self.k;
+        match cmd {
+            Command::W => State { x: s.x - 1, ..s },
+            Command::E => State { x: s.x + 1, ..s },
+            Command::SW => State {
+                x: s.x + odd - 1,
+                y: s.y + 1,
+                o: s.o,
+            },
+            Command::SE => State {
+                x: s.x + odd,
+                y: s.y + 1,
+                o: s.o,
+            },
+            Command::CW => State {
+                o: (s.o + 1) % k,
+                ..s
+            },
+            Command::CCW => State {
+                o: (s.o + k - 1) % k,
+                ..s
+            },
+        }
+    }
+
+    /// Fills `free` with the bit rows of the states where the unit fits on `board`.
+    pub fn free_map(&self, board: &Board, free: &mut Vec<u64>) {
+        free.clear();
+        free.resize(self.row_words, 0);
+        for (o, r) in self.orients.iter().enumerate() {
+            for yi in 0..r.ny {
+                let y = r.y_lo + yi as i64;
+                let row = &mut free[r.row_base + yi * r.nw..r.row_base + (yi + 1) * r.nw];
+                bits::full_row(row, r.nx);
+                for &(dx, dy) in &r.cells[y.rem_euclid(2) as usize] {
+                    let board_row = board.row((y + dy) as usize);
+                    let shift = r.x_lo + dx;
+                    // Empty cells are the zero bits of the board row; the board's padding is
+                    // filled, and columns left of 0 read as filled too.
+                    for (j, w) in row.iter_mut().enumerate() {
+                        *w &= empty_window(board_row, board.width(), j as i64 * 64 + shift);
+                    }
+                    if row.iter().all(|&w| w == 0) {
+                        break;
+                    }
+                }
+            }
+            let _ = o;
+        }
+    }
+
+    /// Whether the unit fits at `s` according to `free`.
+    #[inline]
+    pub fn is_free(&self, free: &[u64], s: State) -> bool {
+        let r = &self.orients[s.o as usize];
+        let (xi, yi) = (s.x - r.x_lo, s.y - r.y_lo);
+        if xi < 0 || yi < 0 || xi as usize >= r.nx || yi as usize >= r.ny {
+            return false;
+        }
+        bits::get(&free[r.row_base + yi as usize * r.nw..], xi as usize)
+    }
+
+    /// Fills `reach` with the states reachable from the spawn (no-repeat paths exist to all of
+    /// them). Returns false, with `reach` empty, when the spawn itself is not free.
+    pub fn reach(&self, free: &[u64], reach: &mut Vec<u64>, tmp: &mut Vec<u64>) -> bool {
+        reach.clear();
+        reach.resize(self.row_words, 0);
+        let s0 = self.spawn_state();
+        if !self.is_free(free, s0) {
+            return false;
+        }
+        let r0 = &self.orients[0];
+        bits::set(
+            &mut reach[r0.row_base + (s0.y - r0.y_lo) as usize * r0.nw..],
+            (s0.x - r0.x_lo) as usize,
+        );
+        let y_end = self
+            .orients
+            .iter()
+            .map(|r| r.y_lo + r.ny as i64)
+            .max()
+            .unwrap_or(0);
+        let k = self.k;
+        let mut y = s0.y;
+        while y < y_end {
+            // Close the row under E/W moves and rotations.
+            loop {
+                let mut changed = false;
+                for o in 0..k {
+                    if let Some((b, n)) = self.row(o, y) {
+                        changed |= bits::fill_runs(&mut reach[b..b + n], &free[b..b + n]);
+                    }
+                }
+                if k > 1 {
+                    for o in 0..k {
+                        let Some((b, n)) = self.row(o, y) else {
+                            continue;
+                        };
+                        for o2 in [(o + 1) % k, (o + k - 1) % k] {
+                            let Some((b2, n2)) = self.row(o2, y) else {
+                                continue;
+                            };
+                            let shift =
+                                self.orients[o2 as usize].x_lo - self.orients[o as usize].x_lo;
+                            tmp.clear();
+                            tmp.resize(n2, 0);
+                            bits::or_shifted(tmp, &reach[b..b + n], shift);
+                            for j in 0..n2 {
+                                let add = tmp[j] & free[b2 + j] & !reach[b2 + j];
+                                if add != 0 {
+                                    reach[b2 + j] |= add;
+                                    changed = true;
+                                }
+                            }
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            // Descend.
+            let odd = y & 1;
+            let mut any = false;
+            for o in 0..k {
+                let (Some((b, n)), Some((b2, _))) = (self.row(o, y), self.row(o, y + 1)) else {
+                    continue;
+                };
+                tmp.clear();
+                tmp.resize(n, 0);
+                bits::or_shifted(tmp, &reach[b..b + n], -odd);
+                bits::or_shifted(tmp, &reach[b..b + n], 1 - odd);
+                for j in 0..n {
+                    let add = tmp[j] & free[b2 + j];
+                    reach[b2 + j] |= add;
+                    any |= add != 0;
+                }
+            }
+            if !any {
+                break;
+            }
+            y += 1;
+        }
+        true
+    }
+
+    /// Lists the distinct locks (by member set) among the reachable states, in row order. With
+    /// `supported`, only the locks where a descent (SW or SE) is blocked: a unit that could still
+    /// drop would leave its cells hanging in the air, which a placement rarely wants.
+    pub fn locks(
+        &self,
+        free: &[u64],
+        reach: &[u64],
+        supported: bool,
+        out: &mut Vec<Lock>,
+        seen: &mut Stamps,
+    ) {
+        out.clear();
+        // A member set is identified by its class and anchor cell, and the anchor is a member,
+        // so it lies on the board: a dense stamp array dedupes without hashing.
+        seen.begin(self.classes * self.width * self.height);
+        let (w, h) = (self.width as i64, self.height as i64);
+        let k = self.k;
+        for (o, r) in self.orients.iter().enumerate() {
+            let o = o as u8;
+            for yi in 0..r.ny {
+                let y = r.y_lo + yi as i64;
+                let b = r.row_base + yi * r.nw;
+                let row = &reach[b..b + r.nw];
+                if row.iter().all(|&w| w == 0) {
+                    continue;
+                }
+                let odd = y & 1;
+                let below = self.row(o, y + 1);
+                for (j, &here) in row.iter().enumerate() {
+                    if here == 0 {
+                        continue;
+                    }
+                    let at = j as i64 * 64;
+                    let f = &free[b..b + r.nw];
+                    let mut masks = [0u64; 6];
+                    masks[Command::W as usize] = here & !bits::window(f, at - 1);
+                    masks[Command::E as usize] = here & !bits::window(f, at + 1);
+                    let (sw, se) = match below {
+                        Some((b2, n2)) => {
+                            let f2 = &free[b2..b2 + n2];
+                            (bits::window(f2, at + odd - 1), bits::window(f2, at + odd))
+                        }
+                        None => (0, 0),
+                    };
+                    masks[Command::SW as usize] = here & !sw;
+                    masks[Command::SE as usize] = here & !se;
+                    if k > 1 {
+                        for (cmd, o2) in
+                            [(Command::CW, (o + 1) % k), (Command::CCW, (o + k - 1) % k)]
+                        {
+                            let f2 = match self.row(o2, y) {
+                                Some((b2, n2)) => {
+                                    let shift = r.x_lo - self.orients[o2 as usize].x_lo;
+                                    bits::window(&free[b2..b2 + n2], at + shift)
+                                }
+                                None => 0,
+                            };
+                            masks[cmd as usize] = here & !f2;
+                        }
+                    }
+                    let mut any = masks.iter().fold(0, |a, m| a | m);
+                    if supported {
+                        any &= masks[Command::SW as usize] | masks[Command::SE as usize];
+                    }
+                    while any != 0 {
+                        let t = any.trailing_zeros() as usize;
+                        any &= any - 1;
+                        let state = State {
+                            x: r.x_lo + (j * 64 + t) as i64,
+                            y,
+                            o,
+                        };
+                        let cmds = (0..6)
+                            .filter(|&c| masks[c] >> t & 1 == 1)
+                            .fold(0u8, |a, c| a | 1 << c);
+                        let key = self.key(state);
+                        debug_assert!(key.1 >= 0 && key.1 < w && key.2 >= 0 && key.2 < h);
+                        let slot = (key.0 as i64 * h + key.2) * w + key.1;
+                        if seen.insert(slot as usize) {
+                            out.push(Lock { state, cmds, key });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The pivot rows a unit starting on row `y0` can reach: from `y0` down to the first row
+    /// where no orientation fits on the board. (Orientations of a unit whose pivot lies far away
+    /// occupy far-apart rows; a descent only goes one row down, so the gap ends the range.)
+    pub fn rows_from(&self, y0: i64) -> std::ops::Range<i64> {
+        let has_row = |y: i64| {
+            self.orients
+                .iter()
+                .any(|r| r.nw > 0 && y >= r.y_lo && y < r.y_lo + r.ny as i64)
+        };
+        let mut y = y0;
+        while has_row(y) {
+            y += 1;
+        }
+        y0..y
+    }
+
+    /// The free states of orientation `o` in row `y`, by column.
+    pub fn free_in_row<'f>(
+        &self,
+        free: &'f [u64],
+        o: u8,
+        y: i64,
+    ) -> impl Iterator<Item = State> + 'f {
+        let x_lo = self.orients[o as usize].x_lo;
+        let row: &'f [u64] = match self.row(o, y) {
+            Some((b, n)) => &free[b..b + n],
+            None => &[],
+        };
+        bits::ones(row).map(move |i| State {
+            x: x_lo + i as i64,
+            y,
+            o,
+        })
+    }
+
+    /// Every state (free or not) whose member set has the key `key`.
+    pub fn states_with_key(&self, key: LockKey) -> Vec<State> {
+        let (class, ax, ay) = key;
+        let mut out = Vec::new();
+        for (o, r) in self.orients.iter().enumerate() {
+            // The anchor's row offset does not depend on the parity; its column offset does.
+            let (c, _, dy) = r.key[0];
+            if c != class {
+                continue;
+            }
+            let y = ay - dy;
+            let (_, dx, _) = r.key[y.rem_euclid(2) as usize];
+            out.push(State {
+                x: ax - dx,
+                y,
+                o: o as u8,
+            });
+        }
+        out
+    }
+
+    /// The states from which `s` is one command away, with that command.
+    pub fn predecessors(&self, s: State) -> [(State, Command); 6] {
+        let k = self.k;
+        let up = s.y - 1;
+        let odd = up & 1;
+        [
+            (State { x: s.x + 1, ..s }, Command::W),
+            (State { x: s.x - 1, ..s }, Command::E),
+            (
+                State {
+                    x: s.x - odd + 1,
+                    y: up,
+                    o: s.o,
+                },
+                Command::SW,
+            ),
+            (
+                State {
+                    x: s.x - odd,
+                    y: up,
+                    o: s.o,
+                },
+                Command::SE,
+            ),
+            (
+                State {
+                    o: (s.o + k - 1) % k,
+                    ..s
+                },
+                Command::CW,
+            ),
+            (
+                State {
+                    o: (s.o + 1) % k,
+                    ..s
+                },
+                Command::CCW,
+            ),
+        ]
+    }
+
+    /// Shortest distances (in commands) from every free state to a state of member set
+    /// `target`, `u32::MAX` where there is no path; indexed by the dense state index.
+    pub fn distances_to(
+        &self,
+        free: &[u64],
+        target: LockKey,
+        dist: &mut Vec<u32>,
+        queue: &mut Vec<u32>,
+    ) {
+        dist.clear();
+        dist.resize(self.states, u32::MAX);
+        queue.clear();
+        for t in self.states_with_key(target) {
+            if self.is_free(free, t) {
+                let i = self.index(t).expect("free states lie in the box");
+                dist[i] = 0;
+                queue.push(i as u32);
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let i = queue[head] as usize;
+            head += 1;
+            let s = self.state_of(i);
+            for (p, cmd) in self.predecessors(s) {
+                if self.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
+                    continue;
+                }
+                if !self.is_free(free, p) {
+                    continue;
+                }
+                let pi = self.index(p).expect("free states lie in the box");
+                if dist[pi] == u32::MAX {
+                    dist[pi] = dist[i] + 1;
+                    queue.push(pi as u32);
+                }
+            }
+        }
+    }
+
+    /// The commands that lock the unit at `s` (bit `c` for command `c`).
+    pub fn lock_cmds(&self, free: &[u64], s: State) -> u8 {
+        let mut m = 0u8;
+        for cmd in Command::ALL {
+            if self.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
+                continue;
+            }
+            if !self.is_free(free, self.step(s, cmd)) {
+                m |= 1 << cmd as u8;
+            }
+        }
+        m
+    }
+
+    /// A shortest path of commands from `from` to a state with the member set `target`, moving
+    /// only through free states and never visiting one twice. Returns the commands and the
+    /// state reached.
+    pub fn path(
+        &self,
+        free: &[u64],
+        from: State,
+        target: LockKey,
+        bfs: &mut Bfs,
+    ) -> Option<(Vec<Command>, State)> {
+        bfs.begin(self.states);
+        let start = self.index(from)?;
+        bfs.visit(start, u32::MAX, 0);
+        let mut head = 0;
+        while head < bfs.queue.len() {
+            let idx = bfs.queue[head] as usize;
+            head += 1;
+            let s = self.state_of(idx);
+            if self.key(s) == target {
+                let mut cmds = Vec::new();
+                let mut i = idx;
+                while i != start {
+                    let (p, c) = bfs.parent(i);
+                    cmds.push(Command::from_index(c as usize));
+                    i = p as usize;
+                }
+                cmds.reverse();
+                return Some((cmds, s));
+            }
+            for cmd in Command::ALL {
+                if self.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
+                    continue;
+                }
+                let n = self.step(s, cmd);
+                if !self.is_free(free, n) {
+                    continue;
+                }
+                let ni = self.index(n).expect("free states lie in the box");
+                if !bfs.seen(ni) {
+                    bfs.visit(ni, idx as u32, cmd as u8);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// 64 emptiness bits of a board row starting at column `b`: 1 where the cell is on the board
+/// and empty.
+#[inline]
+fn empty_window(row: &[u64], width: usize, b: i64) -> u64 {
+    if b >= width as i64 {
+        return 0;
+    }
+    let w = !bits::window(row, b);
+    if b < 0 {
+        // Columns left of the board read as 0 in `window`, so they came out empty: clear them.
+        let neg = (-b).min(64) as u32;
+        if neg == 64 {
+            0
+        } else {
+            w & (u64::MAX << neg)
+        }
+    } else {
+        w
+    }
+}
+
+/// A set of small integers with O(1) clearing: a generation stamp per element.
+#[derive(Debug, Default)]
+pub struct Stamps {
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl Stamps {
+    /// Empties the set and makes room for elements below `n`.
+    pub fn begin(&mut self, n: usize) {
+        if self.stamp.len() < n {
+            self.stamp.resize(n, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+    }
+
+    /// Adds `i`; false when it was already there.
+    #[inline]
+    pub fn insert(&mut self, i: usize) -> bool {
+        let fresh = self.stamp[i] != self.generation;
+        self.stamp[i] = self.generation;
+        fresh
+    }
+}
+
+/// Reusable buffers of a breadth-first search over a dense state index: a generation stamp per
+/// state avoids clearing between searches.
+#[derive(Debug, Default)]
+pub struct Bfs {
+    stamp: Vec<u32>,
+    parent: Vec<u32>,
+    cmd: Vec<u8>,
+    generation: u32,
+    pub queue: Vec<u32>,
+}
+
+impl Bfs {
+    pub fn begin(&mut self, states: usize) {
+        if self.stamp.len() < states {
+            self.stamp.resize(states, 0);
+            self.parent.resize(states, 0);
+            self.cmd.resize(states, 0);
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.generation = 1;
+        }
+        self.queue.clear();
+    }
+
+    #[inline]
+    pub fn seen(&self, i: usize) -> bool {
+        self.stamp[i] == self.generation
+    }
+
+    #[inline]
+    pub fn visit(&mut self, i: usize, parent: u32, cmd: u8) {
+        self.stamp[i] = self.generation;
+        self.parent[i] = parent;
+        self.cmd[i] = cmd;
+        self.queue.push(i as u32);
+    }
+
+    #[inline]
+    pub fn parent(&self, i: usize) -> (u32, u8) {
+        (self.parent[i], self.cmd[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, Outcome, Phrases, Problem};
+    use std::path::Path;
+
+    fn problem(w: usize, h: usize, units: &str, filled: &str) -> Problem {
+        let json = format!(
+            r#"{{"id":1,"width":{w},"height":{h},"filled":[{filled}],"sourceLength":5,
+            "sourceSeeds":[0],"units":[{units}]}}"#
+        );
+        Problem::from_json(&json, Path::new("t")).unwrap()
+    }
+
+    /// Every reachable state by a naive breadth-first search with the engine's own rules.
+    fn naive_reach(p: &Problem, board: &Board, u: usize) -> Vec<(i64, i64, u8)> {
+        let unit = &p.units[u];
+        let start = crate::engine::Piece::spawn(u, unit);
+        let mut seen = std::collections::BTreeSet::new();
+        let mut queue = vec![start];
+        if !board.fits(unit.shape(0, start.pivot.y), start.pivot) {
+            return vec![];
+        }
+        seen.insert((start.pivot.x, start.pivot.y, unit.canon(0)));
+        while let Some(s) = queue.pop() {
+            for cmd in Command::ALL {
+                let n = s.moved(cmd);
+                if board.fits(unit.shape(n.orient, n.pivot.y), n.pivot)
+                    && seen.insert((n.pivot.x, n.pivot.y, unit.canon(n.orient)))
+                {
+                    queue.push(n);
+                }
+            }
+        }
+        seen.into_iter().collect()
+    }
+
+    fn check_against_naive(p: &Problem) {
+        let mut board = p.board.clone();
+        board.fill(0, p.height - 1);
+        for (u, unit) in p.units.iter().enumerate() {
+            let space = UnitSpace::new(unit, p.width, p.height);
+            let (mut free, mut reach, mut tmp) = (vec![], vec![], vec![]);
+            space.free_map(&board, &mut free);
+            space.reach(&free, &mut reach, &mut tmp);
+            let mut got = vec![];
+            for idx in 0..space.states {
+                let s = space.state_of(idx);
+                let r = &space.orients[s.o as usize];
+                let i = (s.x - r.x_lo) as usize;
+                if bits::get(&reach[r.row_base + (s.y - r.y_lo) as usize * r.nw..], i) {
+                    got.push((s.x, s.y, s.o));
+                }
+            }
+            got.sort();
+            assert_eq!(got, naive_reach(p, &board, u), "unit {u}");
+        }
+    }
+
+    #[test]
+    fn reach_matches_a_naive_search() {
+        let units = r#"{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}},
+            {"members":[{"x":0,"y":0},{"x":2,"y":0}],"pivot":{"x":1,"y":0}},
+            {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
+            {"members":[{"x":0,"y":0},{"x":2,"y":0}],"pivot":{"x":1,"y":5}}"#;
+        let filled = r#"{"x":3,"y":4},{"x":4,"y":4},{"x":2,"y":6},{"x":6,"y":3}"#;
+        check_against_naive(&problem(8, 9, units, filled));
+        // A board wider than one word.
+        check_against_naive(&problem(90, 9, units, filled));
+    }
+
+    #[test]
+    fn predecessors_invert_steps_and_keys_find_their_states() {
+        let units = r#"{"members":[{"x":0,"y":0},{"x":2,"y":0}],"pivot":{"x":1,"y":0}},
+            {"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}"#;
+        let p = problem(8, 9, units, "");
+        for unit in &p.units {
+            let space = UnitSpace::new(unit, p.width, p.height);
+            for idx in 0..space.states {
+                let s = space.state_of(idx);
+                assert_eq!(space.index(s), Some(idx));
+                for (pred, cmd) in space.predecessors(s) {
+                    assert_eq!(space.step(pred, cmd), s, "{cmd:?} into {s:?}");
+                }
+                let same = space.states_with_key(space.key(s));
+                assert!(same.contains(&s));
+                for t in same {
+                    let mut a: Vec<_> = space
+                        .cells(s)
+                        .iter()
+                        .map(|c| (s.x + c.0, s.y + c.1))
+                        .collect();
+                    let mut b: Vec<_> = space
+                        .cells(t)
+                        .iter()
+                        .map(|c| (t.x + c.0, t.y + c.1))
+                        .collect();
+                    a.sort();
+                    b.sort();
+                    assert_eq!(a, b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn paths_replay_to_their_locks() {
+        let units =
+            r#"{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}"#;
+        let p = problem(7, 8, units, r#"{"x":3,"y":5}"#);
+        let space = UnitSpace::new(&p.units[0], p.width, p.height);
+        let (mut free, mut reach, mut tmp, mut locks) = (vec![], vec![], vec![], vec![]);
+        space.free_map(&p.board, &mut free);
+        assert!(space.reach(&free, &mut reach, &mut tmp));
+        space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
+        assert!(locks.len() > 10);
+        let mut bfs = Bfs::default();
+        for lock in &locks {
+            let (mut cmds, end) = space
+                .path(&free, space.spawn_state(), lock.key, &mut bfs)
+                .unwrap();
+            assert_eq!(space.key(end), lock.key);
+            let c = (0..6).find(|&c| lock.cmds >> c & 1 == 1).unwrap();
+            cmds.push(Command::from_index(c));
+            let mut g = Game::new(&p, 0);
+            let mut outcome = Outcome::Moved;
+            for &cmd in &cmds {
+                outcome = g.step(cmd).unwrap();
+            }
+            assert!(matches!(outcome, Outcome::Locked { .. }));
+            let text: String = cmds.iter().map(|c| c.char()).collect();
+            let e = crate::engine::evaluate(&p, 0, &text, &Phrases::official());
+            assert!(!e.end.is_error());
+            assert_eq!(e.locked, 1);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The command-line contracts: exit codes, one-line errors naming the file, stdout holding only
+//! the JSON answer, odd but legal problems answered, and `play_icfp2015`'s time limit.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn hextris() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hextris"))
+}
+
+fn play() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_play_icfp2015"))
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn tmp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hextris-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+/// The answer on stdout, as (problemId, seed, solution).
+fn answers(o: &Output) -> Vec<(i64, u64, String)> {
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is JSON only");
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["problemId"].as_i64().unwrap(),
+                e["seed"].as_u64().unwrap(),
+                e["solution"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+const GOOD: &str = r#"{"id":1,"width":5,"height":4,"filled":[],"sourceLength":3,"sourceSeeds":[0],
+    "units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+
+fn bad_problems() -> Vec<(&'static str, String)> {
+    vec![
+        ("truncated", GOOD[..50].to_string()),
+        ("missing_field", GOOD.replace("\"height\":4,", "")),
+        ("mistyped", GOOD.replace("\"height\":4", "\"height\":\"4\"")),
+        ("zero_width", GOOD.replace("\"width\":5", "\"width\":0")),
+        (
+            "absurd",
+            GOOD.replace(
+                "\"width\":5,\"height\":4",
+                "\"width\":100000,\"height\":100000",
+            ),
+        ),
+        (
+            "no_members",
+            GOOD.replace(r#"{"x":0,"y":0},{"x":1,"y":0}"#, ""),
+        ),
+        (
+            "duplicate_member",
+            GOOD.replace(r#"{"x":1,"y":0}]"#, r#"{"x":0,"y":0}]"#),
+        ),
+        (
+            "huge_member",
+            GOOD.replace(r#"{"x":1,"y":0}]"#, r#"{"x":1,"y":9999999999}]"#),
+        ),
+        (
+            "filled_off_board",
+            GOOD.replace("\"filled\":[]", r#""filled":[{"x":5,"y":0}]"#),
+        ),
+        (
+            "negative_length",
+            GOOD.replace("\"sourceLength\":3", "\"sourceLength\":-3"),
+        ),
+        ("seed_too_big", GOOD.replace("[0]", "[4294967296]")),
+    ]
+}
+
+#[test]
+fn bad_problems_give_one_line_and_exit_2() {
+    for (name, text) in bad_problems() {
+        let path = tmp(&format!("{name}.json"), &text);
+        let sol = tmp("sol.json", "[]");
+        let o = hextris()
+            .arg("score")
+            .arg(&sol)
+            .arg("-f")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(&format!("{name}.json")), "{name}: {err}");
+        assert!(o.stdout.is_empty());
+
+        // Through play_icfp2015 beside a good file: the good one is still answered.
+        let o = play()
+            .arg("-f")
+            .arg(&path)
+            .arg("-f")
+            .arg(data("small.json"))
+            .args(["-t", "2"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(stderr(&o).contains(&format!("{name}.json")), "{name}");
+        let got = answers(&o);
+        assert_eq!(got.len(), 2, "{name}: both seeds of the good problem");
+        assert!(got.iter().all(|a| a.0 == 105));
+    }
+}
+
+#[test]
+fn odd_but_legal_problems_are_answered() {
+    let files = [
+        "odd_wide_unit.json",
+        "odd_far_pivot.json",
+        "odd_empty_source.json",
+        "odd_one_cell.json",
+    ];
+    let mut cmd = play();
+    for f in files {
+        cmd.arg("-f").arg(data(f));
+    }
+    let o = cmd
+        .args(["-t", "3", "-c", "2", "-p", "ei!", "-p", "ia! ia!"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let got = answers(&o);
+    assert_eq!(got.len(), 5);
+    // Each answer scores without error.
+    let out = tmp("odd.json", &String::from_utf8_lossy(&o.stdout));
+    let mut cmd = hextris();
+    cmd.arg("score").arg(&out).arg("--json");
+    for f in files {
+        cmd.arg("-f").arg(data(f));
+    }
+    let s = cmd.output().unwrap();
+    assert_eq!(s.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    for r in v["results"].as_array().unwrap() {
+        assert!(!r["status"].as_str().unwrap().starts_with("error"), "{r}");
+    }
+    let far = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["problemId"] == 102)
+        .unwrap();
+    assert!(far["locked"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn score_reports_json_per_entry_and_per_problem() {
+    let sol = tmp(
+        "score.json",
+        r#"[{"problemId":105,"seed":0,"solution":"ei!"},{"problemId":105,"seed":42,"solution":"bp"},
+            {"problemId":105,"seed":7,"solution":""}]"#,
+    );
+    let o = hextris()
+        .arg("score")
+        .arg(&sol)
+        .arg("-f")
+        .arg(data("small.json"))
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let r = v["results"].as_array().unwrap();
+    assert_eq!(r.len(), 3);
+    assert_eq!(r[0]["power_score"], 306);
+    assert_eq!(r[0]["phrases"]["ei!"], 1);
+    assert_eq!(r[1]["status"], "error:repeated-position");
+    assert_eq!(r[1]["error_command"], 1);
+    assert_eq!(r[2]["status"], "error:seed-not-in-problem");
+    assert_eq!(v["problems"][0]["seeds"], 2);
+    assert_eq!(v["problems"][0]["score"], 306 / 2);
+    assert_eq!(v["total"], 153);
+}
+
+#[test]
+fn without_phrases_play_spells_none_and_with_them_it_does() {
+    let o = play()
+        .arg("-f")
+        .arg(data("small.json"))
+        .args(["-t", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    for (_, _, s) in answers(&o) {
+        assert!(!s.contains("ei!"), "{s}");
+    }
+    let o = play()
+        .arg("-f")
+        .arg(data("small.json"))
+        .args(["-t", "1", "-p", "ei!"])
+        .output()
+        .unwrap();
+    assert!(answers(&o).iter().any(|a| a.2.contains("ei!")));
+}
+
+#[test]
+fn play_answers_within_its_time_limit_on_the_largest_problem() {
+    let Some(dir) = common::icfp_dir("play_answers_within_its_time_limit_on_the_largest_problem")
+    else {
+        return;
+    };
+    let t0 = Instant::now();
+    let o = play()
+        .arg("-f")
+        .arg(dir.join("problems/problem_24.json"))
+        .arg("-f")
+        .arg(dir.join("problems/problem_6.json"))
+        .args(["-t", "3", "-c", "2", "-p", "ei!", "-p", "r'lyeh"])
+        .output()
+        .unwrap();
+    let wall = t0.elapsed();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(wall < Duration::from_secs(3), "took {wall:?}");
+    assert_eq!(answers(&o).len(), 51);
+}

@@ -1,0 +1,82 @@
+//! The solver on the 25 official problems (read from `../shared/icfp2015/`, skipped without it):
+//! every answer replays without error and scores what the solver reports, and the DP encoder
+//! never spells less than the greedy one on the same placements.
+
+mod common;
+
+use common::{icfp_dir, official_problem};
+use hextris::encode::{Encoder, Mode, PhraseTable};
+use hextris::engine::{evaluate, Phrases};
+use hextris::plan::{plan_greedy, PlanConfig, Tables, Weights};
+use hextris::solve::{solve_attempts, Prepared, SolveConfig};
+
+#[test]
+fn every_seed_of_every_problem_replays_with_the_reported_score() {
+    let Some(dir) = icfp_dir("every_seed_of_every_problem_replays_with_the_reported_score") else {
+        return;
+    };
+    let problems: Vec<_> = (0..25).map(|id| official_problem(&dir, id)).collect();
+    let prepared: Vec<Prepared> = problems.iter().map(Prepared::new).collect();
+    let phrases = Phrases::official();
+    // One planned game per seed, spelt by both encoders: every path of the pipeline runs.
+    let results = solve_attempts(&prepared, 1, &SolveConfig::new(phrases.clone()));
+    let mut seeds = 0;
+    for (p, r) in problems.iter().zip(&results) {
+        assert_eq!(r.seeds.len(), p.distinct_seeds().len());
+        for s in &r.seeds {
+            let e = evaluate(p, s.seed, &s.solution, &phrases);
+            assert!(
+                !e.end.is_error(),
+                "problem {} seed {}: {}",
+                p.id,
+                s.seed,
+                e.end
+            );
+            assert_eq!(e.score, s.score, "problem {} seed {}", p.id, s.seed);
+            assert_eq!((e.move_score, e.power_score), (s.move_score, s.power_score));
+            assert!(
+                e.locked > 0 || p.source_length == 0,
+                "problem {} locks nothing",
+                p.id
+            );
+            seeds += 1;
+        }
+    }
+    assert_eq!(seeds, 174, "174 distinct (problem, seed) pairs");
+}
+
+#[test]
+fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
+    let Some(dir) = icfp_dir("dp_encoder_never_scores_below_greedy_on_the_same_placements") else {
+        return;
+    };
+    let phrases = Phrases::official();
+    let table = PhraseTable::new(&phrases);
+    for id in 0..25 {
+        let p = official_problem(&dir, id);
+        let tables = Tables::new(&p);
+        let enc = Encoder::new(&p, &tables, &table);
+        // Two seeds per problem (or its only one), two scoring systems.
+        for (&seed, system) in p.distinct_seeds().iter().take(2).zip(["low", "fill"]) {
+            let cfg = PlanConfig {
+                weights: Weights::system(system).unwrap(),
+                rng_seed: 7,
+                deadline: None,
+            };
+            let plan = plan_greedy(&p, &tables, seed, &cfg);
+            let greedy = evaluate(&p, seed, &enc.encode(&plan, Mode::Greedy, None), &phrases);
+            let dp = evaluate(&p, seed, &enc.encode(&plan, Mode::Dp, None), &phrases);
+            assert!(!greedy.end.is_error() && !dp.end.is_error());
+            assert_eq!(
+                greedy.move_score, dp.move_score,
+                "same placements, same move score"
+            );
+            assert!(
+                dp.score >= greedy.score,
+                "problem {id} seed {seed}: dp {} < greedy {}",
+                dp.score,
+                greedy.score
+            );
+        }
+    }
+}
