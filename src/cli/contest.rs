@@ -37,7 +37,7 @@ pub struct Args {
 }
 
 /// Time kept back for writing the output and exiting.
-fn reserve(total: f64) -> Duration {
+pub fn reserve(total: f64) -> Duration {
     Duration::from_secs_f64((0.15 + 0.03 * total).min(1.0).min(total / 4.0))
 }
 

@@ -2,7 +2,9 @@
 //! contract). Each subcommand parses its arguments into a config struct and calls the library;
 //! errors travel up as [`crate::Error`] and are printed once, here, as one line with exit code 2.
 
+pub mod bench;
 pub mod contest;
+pub mod phrases;
 pub mod score;
 pub mod solve;
 
@@ -24,6 +26,10 @@ pub enum Command {
     Score(score::Args),
     /// Solve problems: the contest's JSON list of solutions on stdout (or --out).
     Solve(solve::Args),
+    /// Run every problem with the same budget and print the table of scores and times.
+    Bench(bench::Args),
+    /// Which phrases of power can be spelt on which problems, and why not.
+    Phrases(phrases::Args),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]
     Pack(crate::pack::PackCommand),
@@ -41,6 +47,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Score(a) => score::run(a),
         Command::Solve(a) => solve::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Phrases(a) => phrases::run(a),
         Command::Pack(cmd) => return crate::pack::run(cmd),
     };
     match result {

@@ -5,6 +5,7 @@
 //! ends with a lock at exactly the member set the plan chose, so the board evolves as planned
 //! whatever the mode.
 
+pub mod line;
 pub mod phrases;
 pub mod unit;
 
@@ -41,6 +42,7 @@ struct Buffers {
     free: Vec<u64>,
     bfs: [Bfs; 2],
     comps: Comps,
+    line: Vec<i32>,
 }
 
 impl<'a> Encoder<'a> {
@@ -120,14 +122,30 @@ impl<'a> Encoder<'a> {
                         .map(|w| w.value(&self.table.phrases, &used))
                         .collect();
                     b.comps.build(&job, Some(&wval));
-                    let dp = unit::dp(
-                        &job,
-                        &b.comps,
-                        &mut wval,
-                        &self.word_phrases,
-                        &mut bonus,
-                        &mut b.bfs,
-                    );
+                    let dp = if space.k == 1 {
+                        // A unit that cannot rotate has its own programme (see `line`).
+                        let lw = line::LineWords::new(&job);
+                        line::values(&job, &lw, &wval, &mut b.line);
+                        let [bfs, _] = &mut b.bfs;
+                        line::walk(
+                            &job,
+                            &lw,
+                            &mut wval,
+                            &self.word_phrases,
+                            &mut bonus,
+                            &b.line,
+                            bfs,
+                        )
+                    } else {
+                        unit::dp(
+                            &job,
+                            &b.comps,
+                            &mut wval,
+                            &self.word_phrases,
+                            &mut bonus,
+                            &mut b.bfs,
+                        )
+                    };
                     // The programme's values are estimates (they ignore the positions a word
                     // leaves visited on its last row), so the greedy walk sometimes does better on
                     // a unit; both end at the same lock, so the better of the two is kept.
@@ -183,6 +201,71 @@ impl<'a> Encoder<'a> {
     }
 }
 
+/// The phrase potential of locks, for the planner: the forward programme's value of reaching
+/// each lock from the spawn (see [`unit::Comps::forward`]), times `weight`, with the first-use
+/// bonus of every phrase counted, during the first `bonus_units` units of a game: the opening
+/// is where a long phrase not used yet is worth steering a unit deep for. Later locks get 0.
+pub struct PhraseValuer<'e> {
+    encoder: &'e Encoder<'e>,
+    comps: Comps,
+    weight: f64,
+    bonus_units: usize,
+    fresh: Vec<i32>,
+}
+
+impl<'e> PhraseValuer<'e> {
+    pub fn new(encoder: &'e Encoder<'e>, weight: f64, bonus_units: usize) -> PhraseValuer<'e> {
+        let t = encoder.table;
+        let none = vec![false; t.phrases.len()];
+        PhraseValuer {
+            encoder,
+            comps: Comps::default(),
+            weight,
+            bonus_units,
+            fresh: t.words.iter().map(|w| w.value(&t.phrases, &none)).collect(),
+        }
+    }
+}
+
+impl crate::plan::LockValuer for PhraseValuer<'_> {
+    fn values(
+        &mut self,
+        step: usize,
+        unit: usize,
+        _board: &crate::engine::Board,
+        free: &[u64],
+        locks: &[crate::plan::Lock],
+        out: &mut Vec<f64>,
+    ) {
+        out.clear();
+        if step >= self.bonus_units {
+            // Past the opening, phrase potential follows depth, which the heuristic values.
+            return;
+        }
+        let e = self.encoder;
+        let space = &e.tables.spaces[unit];
+        let job = Job {
+            space,
+            geometry: &e.geometry[unit],
+            words: &e.words,
+            free,
+            // No lock is the target: only the forward values are wanted.
+            target: (u8::MAX, 0, 0),
+            start: space.spawn_state(),
+        };
+        self.comps.build(&job, None);
+        self.comps.forward(&job, &self.fresh);
+        out.extend(locks.iter().map(|l| {
+            let f = self.comps.forward_at(space, l.state);
+            if f > unit::NEG {
+                f as f64 * self.weight
+            } else {
+                0.0
+            }
+        }));
+    }
+}
+
 /// The shortest path to the unit's lock in plain characters.
 fn plain_unit(job: &Job, bfs: &mut Bfs) -> Spelt {
     let (cmds, end) = job
@@ -201,4 +284,40 @@ fn plain_unit(job: &Job, bfs: &mut Bfs) -> Spelt {
 pub fn plain(problem: &Problem, tables: &Tables, plan: &Plan) -> String {
     let table = PhraseTable::default();
     Encoder::new(problem, tables, &table).encode(plan, Mode::Plain, None)
+}
+
+/// Whether each phrase of `table` can be spelt on `problem` by a single unit: some unit reaches,
+/// from its spawn on the initial board, a state from which the phrase plays through free
+/// states without repeating a position. Returns, per phrase, the first such unit.
+pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec<Option<usize>> {
+    let encoder = Encoder::new(problem, tables, table);
+    let mut scratch = crate::plan::Scratch::default();
+    let mut out = vec![None; table.phrases.len()];
+    for (u, space) in tables.spaces.iter().enumerate() {
+        space.free_map(&problem.board, &mut scratch.free);
+        if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.tmp) {
+            continue;
+        }
+        let job = Job {
+            space,
+            geometry: &encoder.geometry[u],
+            words: &encoder.words,
+            free: &scratch.free,
+            target: (u8::MAX, 0, 0),
+            start: space.spawn_state(),
+        };
+        // The words that are single phrases come first in the table, in phrase order.
+        for (p, slot) in out.iter_mut().enumerate() {
+            if slot.is_some() || job.geometry[p].is_none() {
+                continue;
+            }
+            let reachable = (0..space.states)
+                .map(|i| space.state_of(i))
+                .filter(|&s| space.is_reached(&scratch.reach, s));
+            if reachable.into_iter().any(|s| job.word_end(p, s).is_some()) {
+                *slot = Some(u);
+            }
+        }
+    }
+    out
 }

@@ -66,7 +66,10 @@ pub struct Comps {
     layout: RowMask,
     remaining: Vec<u64>,
     tmp: Vec<u64>,
+    tmp2: Vec<u64>,
     word_mask: Vec<u64>,
+    /// Per component, the forward value (see [`Comps::forward`]).
+    fwd: Vec<i32>,
 }
 
 impl Comps {
@@ -142,6 +145,13 @@ impl Comps {
                 }
             }
         }
+        // Words that end by locking the unit at the target are worth their value from where they
+        // start, like a lock.
+        let lock_words = if values.is_some() {
+            job.lock_word_starts()
+        } else {
+            Vec::new()
+        };
         // Bottom-up: liveness, and the values.
         let mut d = std::mem::take(&mut self.tmp);
         for y in rows.rev() {
@@ -156,6 +166,15 @@ impl Comps {
                 });
                 self.alive[c] = alive;
                 self.value[c] = value;
+            }
+            if let Some(wval) = values {
+                for &(s, w) in lock_words.iter().filter(|(s, _)| s.y == y) {
+                    if let Some(c) = self.comp(sp, s) {
+                        if self.alive[c] {
+                            self.value[c] = self.value[c].max(wval[w]);
+                        }
+                    }
+                }
             }
             if let Some(wval) = values {
                 self.word_values(job, y, wval);
@@ -200,79 +219,141 @@ impl Comps {
 
     /// Raises the values of row `y`'s components by the words that can start in them.
     fn word_values(&mut self, job: &Job, y: i64, wval: &[i32]) {
-        let sp = job.space;
-        let parity = y.rem_euclid(2) as usize;
-        let comps = self.row_range(y);
-        if !comps.clone().any(|c| self.alive[c]) {
+        if !self.row_range(y).any(|c| self.alive[c]) {
             return;
         }
+        let parity = y.rem_euclid(2) as usize;
+        let mut links = Vec::new();
         for (w, geo) in job.geometry.iter().enumerate() {
             let Some(geo) = geo else { continue };
-            let steps = &geo[parity];
-            let &(ldx, ldy, lrot) = steps.last().expect("words are not empty");
             // A word that ends on a row without an alive component is worth nothing here.
+            let ldy = geo[parity].last().expect("words are not empty").1;
             if !self.row_range(y + ldy).any(|c| self.alive[c]) {
                 continue;
             }
-            for o in 0..sp.k {
-                let Some((b, nw)) = sp.row(o, y) else {
-                    continue;
-                };
-                // Starts where every state of the word is free.
-                self.word_mask.clear();
-                self.word_mask.extend_from_slice(&job.free[b..b + nw]);
-                for &(dx, dy, rot) in steps {
-                    let o2 = (o + rot) % sp.k;
-                    match sp.row(o2, y + dy) {
-                        Some((b2, n2)) => {
-                            let shift = dx + sp.x_lo(o) - sp.x_lo(o2);
-                            bits::and_shifted(&mut self.word_mask, &job.free[b2..b2 + n2], shift);
-                        }
-                        None => self.word_mask.iter_mut().for_each(|m| *m = 0),
+            self.word_links(job, y, &geo[parity], &mut links);
+            for &(cs, ce) in &links {
+                if self.alive[ce] {
+                    self.value[cs] = self.value[cs].max(wval[w] + self.value[ce]);
+                }
+            }
+        }
+    }
+
+    /// Lists in `links` every (start, end) pair of components such that the word with these
+    /// steps, played from some state of the start component (row `y`), moves through free states
+    /// only and ends in the end component. The test is bit-parallel over whole rows.
+    fn word_links(
+        &mut self,
+        job: &Job,
+        y: i64,
+        steps: &[(i64, i64, u8)],
+        links: &mut Vec<(usize, usize)>,
+    ) {
+        links.clear();
+        let sp = job.space;
+        let &(ldx, ldy, lrot) = steps.last().expect("words are not empty");
+        for o in 0..sp.k {
+            let Some((b, nw)) = sp.row(o, y) else {
+                continue;
+            };
+            // Starts where every state of the word is free.
+            self.word_mask.clear();
+            self.word_mask.extend_from_slice(&job.free[b..b + nw]);
+            for &(dx, dy, rot) in steps {
+                let o2 = (o + rot) % sp.k;
+                match sp.row(o2, y + dy) {
+                    Some((b2, n2)) => {
+                        let shift = dx + sp.x_lo(o) - sp.x_lo(o2);
+                        bits::and_shifted(&mut self.word_mask, &job.free[b2..b2 + n2], shift);
                     }
-                    if self.word_mask.iter().all(|&m| m == 0) {
-                        break;
-                    }
+                    None => self.word_mask.iter_mut().for_each(|m| *m = 0),
                 }
                 if self.word_mask.iter().all(|&m| m == 0) {
+                    break;
+                }
+            }
+            if self.word_mask.iter().all(|&m| m == 0) {
+                continue;
+            }
+            // Which component each start ends in, and which component it starts from.
+            let o_end = (o + lrot) % sp.k;
+            let shift = ldx + sp.x_lo(o) - sp.x_lo(o_end);
+            let (eoff, enw) = self.layout.span(o_end);
+            let (soff, _) = self.layout.span(o);
+            let n = self.layout.len;
+            for ce in self.row_range(y + ldy) {
+                self.tmp.clear();
+                self.tmp.resize(nw, 0);
+                bits::or_shifted(
+                    &mut self.tmp,
+                    &self.masks[ce * n + eoff..ce * n + eoff + enw],
+                    shift,
+                );
+                let mut any = false;
+                for (t, m) in self.tmp.iter_mut().zip(&self.word_mask) {
+                    *t &= m;
+                    any |= *t != 0;
+                }
+                if !any {
                     continue;
                 }
-                // Which component each start ends in, and which component it starts from.
-                let o_end = (o + lrot) % sp.k;
-                let shift = ldx + sp.x_lo(o) - sp.x_lo(o_end);
-                let (eoff, enw) = self.layout.span(o_end);
-                let (soff, _) = self.layout.span(o);
-                for ce in self.row_range(y + ldy) {
-                    if !self.alive[ce] {
-                        continue;
-                    }
-                    let val = wval[w] + self.value[ce];
-                    self.tmp.clear();
-                    self.tmp.resize(nw, 0);
-                    let em =
-                        &self.masks[ce * self.layout.len + eoff..ce * self.layout.len + eoff + enw];
-                    bits::or_shifted(&mut self.tmp, em, shift);
-                    let mut any = false;
-                    for (t, m) in self.tmp.iter_mut().zip(&self.word_mask) {
-                        *t &= m;
-                        any |= *t != 0;
-                    }
-                    if !any {
-                        continue;
-                    }
-                    for cs in comps.clone() {
-                        if val <= self.value[cs] {
-                            continue;
-                        }
-                        let sm = &self.masks
-                            [cs * self.layout.len + soff..cs * self.layout.len + soff + nw];
-                        if sm.iter().zip(&self.tmp).any(|(a, b)| a & b != 0) {
-                            self.value[cs] = val;
-                        }
+                for cs in self.row_range(y) {
+                    let sm = &self.masks[cs * n + soff..cs * n + soff + nw];
+                    if sm.iter().zip(&self.tmp).any(|(a, b)| a & b != 0) {
+                        links.push((cs, ce));
                     }
                 }
             }
         }
+    }
+
+    /// The forward programme: for every component, the best word value of a path from the
+    /// unit's start into it (`NEG` if unreachable). Read with [`Comps::forward_at`]. The
+    /// components must be built; the target plays no part, so one pass values every lock.
+    pub fn forward(&mut self, job: &Job, wval: &[i32]) {
+        let sp = job.space;
+        self.fwd.clear();
+        self.fwd.resize(self.alive.len(), NEG);
+        let Some(c0) = self.comp(sp, job.start) else {
+            return;
+        };
+        self.fwd[c0] = 0;
+        let rows = sp.rows_from(job.start.y);
+        let mut d = std::mem::take(&mut self.tmp2);
+        let mut links = Vec::new();
+        for y in rows {
+            for c in self.row_range(y) {
+                let f = self.fwd[c];
+                if f <= NEG {
+                    continue;
+                }
+                let mut reached = Vec::new();
+                self.descents(sp, job.free, c, y, &mut d, |c2, _| reached.push(c2));
+                for c2 in reached {
+                    self.fwd[c2] = self.fwd[c2].max(f);
+                }
+            }
+            if !self.row_range(y).any(|c| self.fwd[c] > NEG) {
+                continue;
+            }
+            let parity = y.rem_euclid(2) as usize;
+            for (w, geo) in job.geometry.iter().enumerate() {
+                let Some(geo) = geo else { continue };
+                self.word_links(job, y, &geo[parity], &mut links);
+                for &(cs, ce) in &links {
+                    if self.fwd[cs] > NEG {
+                        self.fwd[ce] = self.fwd[ce].max(self.fwd[cs] + wval[w]);
+                    }
+                }
+            }
+        }
+        self.tmp2 = d;
+    }
+
+    /// The forward value of the component of `s` (see [`Comps::forward`]).
+    pub fn forward_at(&self, sp: &UnitSpace, s: State) -> i32 {
+        self.comp(sp, s).map_or(NEG, |c| self.fwd[c])
     }
 
     /// The value of the component of `s`, `NEG` if none or dead.
@@ -296,6 +377,72 @@ impl Job<'_> {
             y: s.y + step.1,
             o: (s.o + step.2) % self.space.k,
         }
+    }
+
+    /// Where word `w` takes the unit from `s`, if every state on the way is free (visited
+    /// positions are not checked).
+    pub fn word_end(&self, w: usize, s: State) -> Option<State> {
+        let steps = &self.geometry[w].as_ref()?[s.y.rem_euclid(2) as usize];
+        let mut last = s;
+        for &st in steps {
+            last = self.state(s, st);
+            if !self.space.is_free(self.free, last) {
+                return None;
+            }
+        }
+        Some(last)
+    }
+
+    /// Whether word `w`, played from `s`, locks the unit at the target with its last command:
+    /// every command before the last moves through free states (not revisiting `visited` on the
+    /// start row), the state before the last command has the target's member set, and the last
+    /// command leads off the free states. The lock then counts as a phrase character.
+    pub fn locks_with(&self, w: usize, s: State, visited: &RowVisited) -> bool {
+        let Some(geo) = self.geometry[w].as_ref() else {
+            return false;
+        };
+        let steps = &geo[s.y.rem_euclid(2) as usize];
+        let (last, prefix) = steps.split_last().expect("words are not empty");
+        for &st in prefix {
+            let n = self.state(s, st);
+            if !self.space.is_free(self.free, n) || (st.1 == 0 && visited.contains(&(n.x, n.o))) {
+                return false;
+            }
+        }
+        let before = prefix.last().map_or(s, |&st| self.state(s, st));
+        self.at_target(before) && !self.space.is_free(self.free, self.state(s, *last))
+    }
+
+    /// The states from which some word locks the unit at the target (see [`Job::locks_with`],
+    /// with nothing visited), with the word.
+    pub fn lock_word_starts(&self) -> Vec<(State, usize)> {
+        let sp = self.space;
+        let mut out = Vec::new();
+        for t in sp.states_with_key(self.target) {
+            if !sp.is_free(self.free, t) {
+                continue;
+            }
+            for (w, geo) in self.geometry.iter().enumerate() {
+                let Some(geo) = geo else { continue };
+                for (parity, steps) in geo.iter().enumerate() {
+                    let n = steps.len();
+                    let (dx, dy, rot) = if n >= 2 { steps[n - 2] } else { (0, 0, 0) };
+                    let k = sp.k;
+                    let s = State {
+                        x: t.x - dx,
+                        y: t.y - dy,
+                        o: (t.o + k - rot % k) % k,
+                    };
+                    if s.y.rem_euclid(2) as usize == parity
+                        && sp.is_free(self.free, s)
+                        && self.locks_with(w, s, &Vec::new())
+                    {
+                        out.push((s, w));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Plays word `w` from `s` exactly: every state free and no position of the current row
@@ -417,8 +564,21 @@ impl Job<'_> {
         })
     }
 
-    /// Whether a state where the target or an alive descent is reached from `s` along the row,
-    /// avoiding `visited`, exists; returns the path to the nearest one.
+    /// A path along the row from `s` (avoiding `visited`) to the nearest state where `good`
+    /// holds, if any.
+    pub fn escape_to(
+        &self,
+        s: State,
+        visited: &RowVisited,
+        bfs: &mut Bfs,
+        good: impl Fn(State) -> bool,
+    ) -> Option<Vec<(Command, State)>> {
+        let found = self.row_search(s, visited, usize::MAX, bfs, good)?;
+        Some(self.row_path(bfs, found))
+    }
+
+    /// A path along the row to the nearest state that is the target or can descend into an
+    /// alive component: what keeps the unit viable.
     fn escape(
         &self,
         comps: &Comps,
@@ -426,9 +586,9 @@ impl Job<'_> {
         visited: &RowVisited,
         bfs: &mut Bfs,
     ) -> Option<Vec<(Command, State)>> {
-        let good = |t: State| self.at_target(t) || self.alive_descent(comps, t).is_some();
-        let found = self.row_search(s, visited, usize::MAX, bfs, good)?;
-        Some(self.row_path(bfs, found))
+        self.escape_to(s, visited, bfs, |t| {
+            self.at_target(t) || self.alive_descent(comps, t).is_some()
+        })
     }
 }
 
@@ -459,6 +619,11 @@ pub fn greedy(job: &Job, comps: &Comps, order: &[usize], bfs: &mut [Bfs; 2]) -> 
         return None;
     }
     loop {
+        if let Some(&w) = order.iter().find(|&&w| job.locks_with(w, s, &visited)) {
+            out.text.push_str(&job.words[w]);
+            out.words.push(w);
+            return Some(out);
+        }
         let word = order.iter().find_map(|&w| {
             let (end, row) = job.try_word(w, s, &visited)?;
             if !comps.alive_at(sp, end) {
@@ -494,11 +659,28 @@ pub fn greedy(job: &Job, comps: &Comps, order: &[usize], bfs: &mut [Bfs; 2]) -> 
     }
 }
 
+/// Word `w` was spelt: the first use of each of its phrases is earned, so every word holding one
+/// of them is worth that much less from now on.
+pub fn earn(w: usize, wval: &mut [i32], word_phrases: &[Vec<usize>], bonus: &mut [i32]) {
+    for &p in &word_phrases[w] {
+        if bonus[p] != 0 {
+            for (w2, ps) in word_phrases.iter().enumerate() {
+                if ps.contains(&p) {
+                    wval[w2] -= bonus[p];
+                }
+            }
+            bonus[p] = 0;
+        }
+    }
+}
+
 /// A row path to a launch state, with the action taken there and its value.
 type Choice = (i32, Vec<(Command, State)>, Action);
 
 enum Action {
     Lock(State),
+    /// A word that ends by locking the unit.
+    LockWord(usize),
     Descend(Command, State),
     Word(usize, State, RowVisited),
 }
@@ -566,6 +748,11 @@ pub fn dp(
                 out.text.push(job.lock_cmd(at).char());
                 return Some(out);
             }
+            Action::LockWord(w) => {
+                out.text.push_str(&job.words[w]);
+                out.words.push(w);
+                return Some(out);
+            }
             Action::Descend(c, n) => {
                 out.text.push(c.char());
                 s = n;
@@ -574,17 +761,7 @@ pub fn dp(
             Action::Word(w, end, row) => {
                 out.text.push_str(&job.words[w]);
                 out.words.push(w);
-                // The first use of each of its phrases is earned now.
-                for &p in &word_phrases[w] {
-                    if bonus[p] != 0 {
-                        for (w2, ps) in word_phrases.iter().enumerate() {
-                            if ps.contains(&p) {
-                                wval[w2] -= bonus[p];
-                            }
-                        }
-                        bonus[p] = 0;
-                    }
-                }
+                earn(w, wval, word_phrases, bonus);
                 s = end;
                 visited = row;
             }
@@ -609,6 +786,11 @@ fn best_action(
         |v: i32, best: &Option<(i32, Action)>| v > floor && best.as_ref().is_none_or(|b| v > b.0);
     if job.at_target(s) && beats(0, &best) {
         best = Some((0, Action::Lock(s)));
+    }
+    for (w, &wv) in wval.iter().enumerate() {
+        if beats(wv, &best) && job.locks_with(w, s, visited) {
+            best = Some((wv, Action::LockWord(w)));
+        }
     }
     for c in [Command::SW, Command::SE] {
         let n = sp.step(s, c);

@@ -5,18 +5,18 @@
 //! The planner simulates the game with the engine's own pieces ([`Board::place`],
 //! [`Board::clear_full_rows`], [`lock_points`], [`Source`]); it never re-implements a rule.
 
+pub mod beam;
 pub mod bits;
 pub mod heuristic;
 pub mod rowmask;
 pub mod space;
 
+pub use beam::{plan_beam, BeamShape};
 pub use heuristic::{Features, Weights, SYSTEMS};
 pub use rowmask::RowMask;
 pub use space::{Bfs, Lock, LockKey, Outline, Stamps, State, UnitSpace};
 
-use crate::engine::{lock_points, Board, Problem, Source};
-use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
+use crate::engine::{lock_points, Board, Problem};
 
 /// The precomputed move-generation tables of every unit of a problem.
 #[derive(Clone, Debug)]
@@ -75,6 +75,23 @@ impl Sim {
     }
 }
 
+/// A source of value for locks beyond the heuristic, from outside the planner: the encoder's
+/// phrase potential (how much a unit can spell on its way to each lock). The planner only calls
+/// it; it knows nothing of phrases.
+pub trait LockValuer {
+    /// Fills `out` with an extra value per lock of `locks` (same order) for unit `unit`, the
+    /// `step`-th unit of the game, on `board`; `free` is the unit's free map on that board.
+    fn values(
+        &mut self,
+        step: usize,
+        unit: usize,
+        board: &Board,
+        free: &[u64],
+        locks: &[Lock],
+        out: &mut Vec<f64>,
+    );
+}
+
 /// One placement of a plan: which unit, and the lock chosen for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placement {
@@ -123,31 +140,5 @@ pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scra
 
 /// Plays a whole game greedily: each unit goes to its best-scoring lock.
 pub fn plan_greedy(problem: &Problem, tables: &Tables, seed: u32, cfg: &PlanConfig) -> Plan {
-    let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
-    let mut sim = Sim::new(problem);
-    let mut scratch = Scratch::default();
-    let mut plan = Plan::default();
-    for unit in Source::new(seed, problem.source_length as u64, problem.units.len()) {
-        if cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-            plan.truncated = true;
-            break;
-        }
-        if !gen_locks(tables, unit, &sim.board, &mut scratch) {
-            break;
-        }
-        let space = &tables.spaces[unit];
-        let mut best: Option<(f64, Lock)> = None;
-        for lock in &scratch.locks {
-            let f = Features::of(&sim.board, space, lock.state, sim.ls_old);
-            let score = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, *lock));
-            }
-        }
-        let (_, lock) = best.expect("a unit that spawns can always lock somewhere");
-        sim.lock(problem, unit, lock.state);
-        plan.placements.push(Placement { unit, lock });
-    }
-    plan.move_score = sim.move_score;
-    plan
+    plan_beam(problem, tables, seed, cfg, BeamShape::GREEDY, None)
 }

@@ -322,6 +322,11 @@ impl UnitSpace {
         }
     }
 
+    /// Whether `s` is set in a reach map (see [`UnitSpace::reach`]).
+    pub fn is_reached(&self, reach: &[u64], s: State) -> bool {
+        self.is_free(reach, s)
+    }
+
     /// Whether the unit fits at `s` according to `free`.
     #[inline]
     pub fn is_free(&self, free: &[u64], s: State) -> bool {

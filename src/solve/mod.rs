@@ -15,7 +15,7 @@
 
 use crate::encode::{Encoder, Mode, PhraseTable};
 use crate::engine::{evaluate, problem_score, Phrases, Problem};
-use crate::plan::{plan_greedy, Plan, PlanConfig, Tables, Weights, SYSTEMS};
+use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables, Weights, SYSTEMS};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -51,10 +51,6 @@ pub struct SolveConfig {
     pub phrases: Phrases,
     /// Phrases the encoders spell.
     pub table: PhraseTable,
-    /// Share of a seed's time given to the fast stage.
-    pub fast_share: f64,
-    /// How many of the best plans the slow stage spells again at most.
-    pub slow_plans: usize,
 }
 
 impl SolveConfig {
@@ -67,120 +63,130 @@ impl SolveConfig {
                 .collect(),
             table: PhraseTable::new(&phrases),
             phrases,
-            fast_share: 0.5,
-            slow_plans: 4,
         }
     }
 }
 
-struct Candidate {
-    plan: Plan,
-    score: u64,
-    name: String,
-    attempt: u32,
+/// The widest beam the solver uses (its memory grows with width x source length).
+pub const MAX_WIDTH: usize = 2048;
+
+/// One attempt's answer and what it cost.
+struct Attempt {
+    result: SeedResult,
+    plan_time: Duration,
+    encode_time: Duration,
 }
 
-/// Solves one seed within its budget. Always returns an answer (the quick one at worst).
+/// Solves one seed within its budget, running `lanes` attempts at a time on the current rayon
+/// pool. Always returns an answer (the quick one at worst).
+///
+/// Attempt 0 is the quick answer: a greedy plan spelt by the greedy encoder. Later attempts plan
+/// with a beam four times wider each time (as wide as the time left allows: a beam costs about
+/// its width times a greedy plan), with the next scoring system and random seed, and spell with
+/// the DP encoder; once the width cannot grow, attempts repeat the widest that fits.
 pub fn solve_seed(
     problem: &Problem,
     tables: &Tables,
     seed: u32,
     budget: Budget,
+    lanes: usize,
     cfg: &SolveConfig,
 ) -> SeedResult {
-    let start = Instant::now();
     let encoder = Encoder::new(problem, tables, &cfg.table);
     let deadline = match budget {
         Budget::Until(d) => Some(d),
         Budget::Attempts(_) => None,
     };
-    let fast_end =
-        deadline.map(|d| start + (d.saturating_duration_since(start)).mul_f64(cfg.fast_share));
-    let mut best: Option<SeedResult> = None;
-    let keep = |solution: String, tag: String, best: &mut Option<SeedResult>| -> u64 {
-        let e = evaluate(problem, seed, &solution, &cfg.phrases);
-        debug_assert!(!e.end.is_error(), "{}", e.end);
-        if !e.end.is_error() && best.as_ref().is_none_or(|b| e.score > b.score) {
-            *best = Some(SeedResult {
-                seed,
-                solution,
-                score: e.score,
-                move_score: e.move_score,
-                power_score: e.power_score,
-                tag,
-                attempts: 0,
-            });
-        }
-        e.score
-    };
     let spells = !cfg.table.phrases.is_empty();
-    let mut candidates: Vec<Candidate> = Vec::new();
-    let mut attempt = 0u32;
-    let mut slowest = Duration::ZERO;
-    loop {
-        let t0 = Instant::now();
-        let (name, weights) = &cfg.systems[attempt as usize % cfg.systems.len()];
-        // The first attempt must finish whatever happens: it only stops at the seed's deadline.
-        let stop = if attempt == 0 { deadline } else { fast_end };
+    let fast = if spells { Mode::Greedy } else { Mode::Plain };
+    let slow = if spells { Mode::Dp } else { Mode::Plain };
+    let attempt = |i: u32, width: usize, mode: Mode| -> Attempt {
+        let (name, weights) = &cfg.systems[i as usize % cfg.systems.len()];
         let pc = PlanConfig {
             weights: weights.clone(),
-            rng_seed: attempt as u64,
-            deadline: stop,
+            rng_seed: i as u64,
+            deadline,
         };
-        let plan = plan_greedy(problem, tables, seed, &pc);
-        let mode = if spells { Mode::Greedy } else { Mode::Plain };
+        let t0 = Instant::now();
+        let shape = BeamShape {
+            width,
+            branch: width.clamp(1, 8),
+        };
+        let plan = plan_beam(problem, tables, seed, &pc, shape, None);
+        let plan_time = t0.elapsed();
         let solution = encoder.encode(&plan, mode, deadline);
-        let tag = format!(
-            "hextris {name}#{attempt} {}",
-            if spells { "greedy" } else { "plain" }
-        );
-        let score = keep(solution, tag, &mut best);
-        let complete = !plan.truncated;
-        // Only the best few plans go to the slow stage; keep no more (small problems can plan
-        // millions of games).
-        if spells {
-            let c = Candidate {
-                plan,
-                score,
-                name: name.clone(),
-                attempt,
-            };
-            if candidates.len() < cfg.slow_plans {
-                candidates.push(c);
-            } else if let Some(worst) = candidates.iter_mut().min_by_key(|c| c.score) {
-                if score > worst.score {
-                    *worst = c;
-                }
-            }
-        }
-        attempt += 1;
-        slowest = slowest.max(t0.elapsed());
-        let more = match budget {
-            Budget::Attempts(n) => attempt < n,
-            Budget::Until(_) => complete && Instant::now() + slowest < fast_end.unwrap(),
+        let encode_time = t0.elapsed() - plan_time;
+        let e = evaluate(problem, seed, &solution, &cfg.phrases);
+        debug_assert!(!e.end.is_error(), "{}", e.end);
+        let mode = match mode {
+            Mode::Plain => "plain",
+            Mode::Greedy => "greedy",
+            Mode::Dp => "dp",
         };
-        if !more {
-            break;
+        let result = SeedResult {
+            seed,
+            // An error (which the tests rule out) must never be the answer: score it 0.
+            score: if e.end.is_error() { 0 } else { e.score },
+            solution,
+            move_score: e.move_score,
+            power_score: e.power_score,
+            tag: format!("hextris {name}#{i} w{width} {mode}"),
+            attempts: 1,
+        };
+        Attempt {
+            result,
+            plan_time,
+            encode_time,
         }
-    }
-    if spells {
-        candidates.sort_by_key(|c| std::cmp::Reverse(c.score));
-        let mut slowest = Duration::ZERO;
-        for c in candidates.iter().take(cfg.slow_plans) {
-            // A DP encoding costs a few greedy ones; do not start one that cannot finish.
-            if deadline.is_some_and(|d| Instant::now() + slowest > d) || c.plan.truncated {
-                break;
+    };
+    let quick = attempt(0, 1, fast);
+    // Cost model, updated as attempts finish: plan time per unit of width, encoding time.
+    let mut per_width = quick.plan_time.as_secs_f64();
+    let mut encode = quick.encode_time.as_secs_f64() * if spells { 3.0 } else { 1.0 };
+    let mut best = quick.result;
+    let mut done = 1u32;
+    let mut width = 1usize;
+    loop {
+        let next = match budget {
+            Budget::Attempts(n) => {
+                if done >= n {
+                    break;
+                }
+                (width * 4).min(256)
             }
-            let t0 = Instant::now();
-            let solution = encoder.encode(&c.plan, Mode::Dp, deadline);
-            let tag = format!("hextris {}#{} dp", c.name, c.attempt);
-            keep(solution, tag, &mut best);
-            slowest = slowest.max(t0.elapsed());
+            Budget::Until(d) => {
+                let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+                let cost = |w: usize| per_width * w as f64 * 1.25 + encode;
+                let mut w = (width * 4).min(MAX_WIDTH);
+                while w > 1 && cost(w) > left {
+                    w /= 2;
+                }
+                if cost(w) > left {
+                    break;
+                }
+                w
+            }
+        };
+        let n = match budget {
+            Budget::Attempts(n) => ((n - done) as usize).min(lanes),
+            Budget::Until(_) => lanes,
+        };
+        let round: Vec<Attempt> = (done..done + n as u32)
+            .into_par_iter()
+            .map(|i| attempt(i, next, slow))
+            .collect();
+        done += n as u32;
+        width = next;
+        for a in round {
+            per_width = per_width.max(a.plan_time.as_secs_f64() / next as f64);
+            encode = encode.max(a.encode_time.as_secs_f64());
+            if a.result.score > best.score {
+                best = a.result;
+            }
         }
     }
-    let mut b = best.expect("the first attempt always gives an answer");
-    b.attempts = attempt;
-    b
+    best.attempts = done;
+    best
 }
 
 /// A problem with its precomputed tables.
@@ -228,8 +234,10 @@ pub fn solve_many(problems: &[Prepared], end: Instant, cfg: &SolveConfig) -> Vec
     }
     tasks.sort_by(|a, b| problems[b.0].weight().total_cmp(&problems[a.0].weight()));
     let weight_left: f64 = tasks.iter().map(|&(i, _)| problems[i].weight()).sum();
-    // Next task, weight not started, and the deadline promised to each worker's running task.
-    let queue = std::sync::Mutex::new((0usize, weight_left, vec![None::<Instant>; workers]));
+    // Next task, weight not started, and the deadline and lanes promised to each worker's
+    // running task.
+    let queue =
+        std::sync::Mutex::new((0usize, weight_left, vec![None::<(Instant, usize)>; workers]));
     let worker_ids = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(tasks.len()));
     let begin = Instant::now();
@@ -238,7 +246,7 @@ pub fn solve_many(problems: &[Prepared], end: Instant, cfg: &SolveConfig) -> Vec
             scope.spawn(|_| {
                 let me = worker_ids.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 loop {
-                    let (i, seed, deadline) = {
+                    let (i, seed, deadline, lanes) = {
                         let mut q = queue.lock().expect("no worker panics");
                         q.2[me] = None;
                         let Some(&(i, seed)) = tasks.get(q.0) else {
@@ -250,19 +258,31 @@ pub fn solve_many(problems: &[Prepared], end: Instant, cfg: &SolveConfig) -> Vec
                         let promised: f64 =
                             q.2.iter()
                                 .flatten()
-                                .map(|d| d.saturating_duration_since(now).as_secs_f64())
+                                .map(|(d, l)| {
+                                    d.saturating_duration_since(now).as_secs_f64() * *l as f64
+                                })
                                 .sum();
+                        // When fewer tasks are left than workers, a task runs several attempts at
+                        // a time, so that no core idles.
+                        let lanes = (workers / (tasks.len() - q.0)).max(1);
                         let capacity = (workers as f64 * left - promised).max(0.0);
-                        let share = (capacity * w / q.1.max(w)).min(left);
+                        let share = (capacity * w / q.1.max(w) / lanes as f64).min(left);
                         let deadline = now + Duration::from_secs_f64(share);
                         q.0 += 1;
                         q.1 -= w;
-                        q.2[me] = Some(deadline);
-                        (i, seed, deadline)
+                        q.2[me] = Some((deadline, lanes));
+                        (i, seed, deadline, lanes)
                     };
                     let t0 = Instant::now();
                     let p = &problems[i];
-                    let r = solve_seed(p.problem, &p.tables, seed, Budget::Until(deadline), cfg);
+                    let r = solve_seed(
+                        p.problem,
+                        &p.tables,
+                        seed,
+                        Budget::Until(deadline),
+                        lanes,
+                        cfg,
+                    );
                     if std::env::var_os("HEXTRIS_DEBUG").is_some() {
                         eprintln!(
                         "problem {} seed {seed}: start {:.2}s budget {:.2}s done {:.2}s score {}",
@@ -300,7 +320,14 @@ pub fn solve_attempts(
             let p = &problems[i];
             (
                 (i, seed),
-                solve_seed(p.problem, &p.tables, seed, Budget::Attempts(attempts), cfg),
+                solve_seed(
+                    p.problem,
+                    &p.tables,
+                    seed,
+                    Budget::Attempts(attempts),
+                    1,
+                    cfg,
+                ),
             )
         })
         .collect();

@@ -1,0 +1,224 @@
+//! Beam search over the placements of the known source.
+//!
+//! The whole source is known before the first move, so a lock can be chosen for what it leaves
+//! to the units that follow. The beam keeps the `width` best partial games after each unit; a
+//! node's value is the sum of the heuristic scores of its locks (features are mostly deltas of
+//! the board's quality: holes and transitions added, cells placed low, points earned), so nodes
+//! of the same depth compare fairly. Each node expands only its `branch` best locks. Nodes
+//! whose boards are identical (the same cells, reached in another order) are kept once.
+//! With width 1 and branch 1 this is the greedy planner.
+
+use super::{
+    gen_locks, Features, Lock, LockValuer, Placement, Plan, PlanConfig, Scratch, Sim, Tables,
+};
+use crate::engine::{Problem, Source};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::hash::{Hash, Hasher};
+
+/// The shape of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BeamShape {
+    /// Partial games kept after each unit.
+    pub width: usize,
+    /// Locks expanded per partial game.
+    pub branch: usize,
+}
+
+impl BeamShape {
+    pub const GREEDY: BeamShape = BeamShape {
+        width: 1,
+        branch: 1,
+    };
+}
+
+struct Node {
+    sim: Sim,
+    value: f64,
+    /// Index of this node's step record in `steps`, or `usize::MAX` for the root.
+    step: usize,
+}
+
+/// One expansion: which step it came from and the lock taken.
+struct Step {
+    parent: usize,
+    placement: Placement,
+}
+
+/// Plans a whole game by beam search. The beam stops at the deadline (the best partial game
+/// is returned, marked truncated) or when every partial game has ended.
+pub fn plan_beam(
+    problem: &Problem,
+    tables: &Tables,
+    seed: u32,
+    cfg: &PlanConfig,
+    shape: BeamShape,
+    mut valuer: Option<&mut dyn LockValuer>,
+) -> Plan {
+    let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
+    let mut scratch = Scratch::default();
+    let mut steps: Vec<Step> = Vec::new();
+    let mut beam = vec![Node {
+        sim: Sim::new(problem),
+        value: 0.0,
+        step: usize::MAX,
+    }];
+    // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
+    let mut ended: Vec<Node> = Vec::new();
+    let mut truncated = false;
+    let mut children: Vec<(f64, usize, Lock)> = Vec::new();
+    let mut scored: Vec<(f64, Lock)> = Vec::new();
+    let mut extra: Vec<f64> = Vec::new();
+    for (step, unit) in
+        Source::new(seed, problem.source_length as u64, problem.units.len()).enumerate()
+    {
+        if cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            truncated = true;
+            break;
+        }
+        let space = &tables.spaces[unit];
+        children.clear();
+        let mut live = Vec::with_capacity(beam.len());
+        for node in beam.drain(..) {
+            if !gen_locks(tables, unit, &node.sim.board, &mut scratch) {
+                ended.push(node);
+                continue;
+            }
+            scored.clear();
+            extra.clear();
+            if let Some(v) = valuer.as_deref_mut() {
+                v.values(
+                    step,
+                    unit,
+                    &node.sim.board,
+                    &scratch.free,
+                    &scratch.locks,
+                    &mut extra,
+                );
+            }
+            for (i, lock) in scratch.locks.iter().enumerate() {
+                let f = Features::of(&node.sim.board, space, lock.state, node.sim.ls_old);
+                let v = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
+                scored.push((v + extra.get(i).copied().unwrap_or(0.0), *lock));
+            }
+            let keep = shape.branch.min(scored.len());
+            if keep < scored.len() {
+                scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
+            }
+            let parent = live.len();
+            children.extend(
+                scored[..keep]
+                    .iter()
+                    .map(|&(v, l)| (node.value + v, parent, l)),
+            );
+            live.push(node);
+        }
+        if children.is_empty() {
+            break;
+        }
+        children.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut seen = rustc_hash::FxHashSet::default();
+        for &(value, parent, lock) in &children {
+            if beam.len() == shape.width {
+                break;
+            }
+            let mut sim = live[parent].sim.clone();
+            sim.lock(problem, unit, lock.state);
+            if shape.width > 1 && !seen.insert(board_hash(&sim)) {
+                continue;
+            }
+            steps.push(Step {
+                parent: live[parent].step,
+                placement: Placement { unit, lock },
+            });
+            beam.push(Node {
+                sim,
+                value,
+                step: steps.len() - 1,
+            });
+        }
+    }
+    // The best game: the longest, then the highest valued (a game that ended early placed fewer
+    // units, which the value does not see).
+    let depth = |n: &Node| {
+        let mut d = 0;
+        let mut s = n.step;
+        while s != usize::MAX {
+            d += 1;
+            s = steps[s].parent;
+        }
+        d
+    };
+    let best = beam
+        .iter()
+        .chain(ended.iter())
+        .map(|n| (depth(n), n.sim.move_score, n.value, n))
+        .max_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.total_cmp(&b.2)))
+        .map(|t| t.3)
+        .expect("the beam is never empty");
+    let mut placements = Vec::new();
+    let mut s = best.step;
+    while s != usize::MAX {
+        placements.push(steps[s].placement);
+        s = steps[s].parent;
+    }
+    placements.reverse();
+    Plan {
+        placements,
+        move_score: best.sim.move_score,
+        truncated,
+    }
+}
+
+fn board_hash(sim: &Sim) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    sim.board.hash(&mut h);
+    sim.ls_old.hash(&mut h);
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Problem;
+    use crate::plan::{plan_greedy, Weights};
+    use std::path::Path;
+
+    #[test]
+    fn wide_beams_plan_games_that_replay() {
+        let json = r#"{"id":1,"width":6,"height":9,"filled":[{"x":2,"y":8}],"sourceLength":25,
+            "sourceSeeds":[5],"units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}},
+            {"members":[{"x":0,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}]}"#;
+        let p = Problem::from_json(json, Path::new("t")).unwrap();
+        let t = Tables::new(&p);
+        let cfg = PlanConfig {
+            weights: Weights::system("low").unwrap(),
+            rng_seed: 3,
+            deadline: None,
+        };
+        let g = plan_greedy(&p, &t, 5, &cfg);
+        assert_eq!(
+            g.placements,
+            plan_greedy(&p, &t, 5, &cfg).placements,
+            "deterministic"
+        );
+        for shape in [
+            BeamShape {
+                width: 8,
+                branch: 4,
+            },
+            BeamShape {
+                width: 3,
+                branch: 1,
+            },
+        ] {
+            let wide = plan_beam(&p, &t, 5, &cfg, shape, None);
+            assert!(!wide.placements.is_empty());
+            let text = crate::encode::plain(&p, &t, &wide);
+            let e = crate::engine::evaluate(&p, 5, &text, &crate::engine::Phrases::official());
+            assert!(!e.end.is_error());
+            assert_eq!(e.move_score, wide.move_score);
+            assert_eq!(e.locked as usize, wide.placements.len());
+        }
+    }
+}
