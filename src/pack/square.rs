@@ -374,6 +374,28 @@ pub fn solve(inst: &Instance, max_nodes: Option<u64>) -> Verdict {
 
 /// Height of the bands the search fills column by column.
 const BAND: usize = 6;
+/// Number of limited attempts before the unlimited one.
+const RESTARTS: u32 = 24;
+/// Node budget of the first attempt, plus 8 per piece.
+const RESTART_BASE: u64 = 20_000;
+
+/// Sets the kind order of an attempt: the most remaining figure first, then the figure most
+/// behind its share, then pseudo-random weights (seeded by the attempt, so runs repeat).
+fn configure(t: &mut Tiler, attempt: u32, counts: &[u32; 7]) {
+    use rand::{Rng, SeedableRng};
+    match attempt {
+        0 => {
+            t.set_priority(tiler::Priority::MostRemaining);
+            t.set_tie_shift(0);
+        }
+        1 => t.set_weights(counts.iter().map(|&c| 1_000_000 / (c as u64).max(1)).collect()),
+        _ => {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(attempt as u64);
+            t.set_weights((0..7).map(|_| rng.gen_range(1..8)).collect());
+            t.set_tie_shift(rng.gen_range(0..7));
+        }
+    }
+}
 
 /// Solves an instance: the cheap impossibility arguments first, then the search.
 pub fn solve_with_stats(inst: &Instance, max_nodes: Option<u64>) -> (Verdict, SolveStats) {
@@ -401,10 +423,30 @@ pub fn solve_with_stats(inst: &Instance, max_nodes: Option<u64>) -> (Verdict, So
         }
     }
     let mut t = Tiler::new(w, h, kinds, FillOrder::Bands(BAND));
-    stats.attempts = 1;
-    let out = t.solve(max_nodes);
-    stats.nodes = t.stats.nodes;
-    stats.memo_hits = t.stats.memo_hits;
+    let pieces: u64 = inst.counts.iter().map(|&c| c as u64).sum();
+    let base = RESTART_BASE + 8 * pieces;
+    let mut budget = max_nodes.unwrap_or(u64::MAX);
+    let mut out = Outcome::GaveUp;
+    // Restarts first: the same complete search under different kind orders, each with a node
+    // budget that doubles every three attempts. Searches like this one have heavy tails (one
+    // order runs into a long dead end where another walks straight to a tiling), and the memo
+    // of dead states carries over from one attempt to the next. Then one search without limit.
+    for attempt in 0..=RESTARTS {
+        configure(&mut t, attempt, &inst.counts);
+        let limit = if attempt == RESTARTS {
+            budget
+        } else {
+            (base << (attempt / 3)).min(budget)
+        };
+        out = t.solve((limit != u64::MAX).then_some(limit));
+        stats.attempts += 1;
+        stats.nodes += t.stats.nodes;
+        stats.memo_hits += t.stats.memo_hits;
+        budget = budget.saturating_sub(t.stats.nodes);
+        if out != Outcome::GaveUp || budget == 0 {
+            break;
+        }
+    }
     let verdict = match out {
         Outcome::Solved(placements) => {
             let mut pieces: Vec<Piece> = placements

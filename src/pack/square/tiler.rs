@@ -66,6 +66,9 @@ pub enum Priority {
     /// The kind with the most pieces left first: the leftover multiset stays balanced, so the
     /// last region gets a varied set of pieces, which is far easier to fit than, say, only S.
     MostRemaining,
+    /// The kind with the largest `count * weight` first (weights from [`Tiler::set_weights`]):
+    /// restarts use it to vary the search.
+    Weighted,
 }
 
 /// One piece of a solution: the kind, the index of its shape in the kind, and the top-left
@@ -192,9 +195,28 @@ pub struct Tiler {
     priority: Priority,
     /// Rotates the tie-break between kinds of equal priority (for restarts).
     tie_shift: usize,
+    /// Per-kind weights of [`Priority::Weighted`].
+    weights: Vec<u64>,
+    /// The coverage test, on boards small enough for it to pay (fillit's).
+    cover: Option<Cover>,
     /// The search statistics of the last call.
     pub stats: Stats,
 }
+
+/// Scratch space and shape offsets for the coverage test: which empty cells no remaining piece
+/// can cover at all, computed for the whole board with a few shifts and ANDs per shape.
+struct Cover {
+    /// For each kind, each shape's three other cells as positive bit offsets from its first
+    /// cell in row-major order.
+    offsets: Vec<Vec<[usize; 3]>>,
+    empty: Vec<u64>,
+    fits: Vec<u64>,
+    covered: Vec<u64>,
+    tmp: Vec<u64>,
+}
+
+/// Boards of at most this many words get the coverage test.
+const COVER_WORDS: usize = 8;
 
 impl Tiler {
     /// A tiler for an empty `width` x `height` board.
@@ -353,12 +375,37 @@ impl Tiler {
             count_hash: 0,
             memo: FxHashSet::default(),
             stamp: vec![0; bits],
+            cover: None,
             generation: 0,
             priority: Priority::MostRemaining,
             tie_shift: 0,
+            weights: Vec::new(),
             stats: Stats::default(),
         };
         t.count_hash = t.compute_count_hash();
+        if t.words.len() <= COVER_WORDS {
+            let n = t.words.len();
+            let offsets = t
+                .kinds
+                .iter()
+                .map(|k| {
+                    k.shapes
+                        .iter()
+                        .map(|sh| {
+                            let at = |j: usize| sh.cells[j].1 as usize * stride + sh.cells[j].0 as usize;
+                            [at(1) - at(0), at(2) - at(0), at(3) - at(0)]
+                        })
+                        .collect()
+                })
+                .collect();
+            t.cover = Some(Cover {
+                offsets,
+                empty: vec![0; n],
+                fits: vec![0; n],
+                covered: vec![0; n],
+                tmp: vec![0; n],
+            });
+        }
         t
     }
 
@@ -381,6 +428,13 @@ impl Tiler {
     /// search, used for restarts.
     pub fn set_tie_shift(&mut self, shift: usize) {
         self.tie_shift = shift;
+    }
+
+    /// Sets the weights of [`Priority::Weighted`] (one per kind) and selects that priority.
+    pub fn set_weights(&mut self, weights: Vec<u64>) {
+        assert_eq!(weights.len(), self.kinds.len(), "one weight per kind");
+        self.weights = weights;
+        self.priority = Priority::Weighted;
     }
 
     /// Sets the number of pieces of a kind still to place.
@@ -502,8 +556,7 @@ impl Tiler {
                 fr.ki = f.nkinds;
                 fr.waste_done = true;
                 fr.placed = WASTE;
-                self.flip(f.cell);
-                st.slack -= 1;
+                self.set_waste(f.cell, true, st);
                 self.stats.nodes += 1;
                 advanced = true;
             }
@@ -550,10 +603,17 @@ impl Tiler {
                 m += 1;
             }
         }
-        if self.priority == Priority::MostRemaining {
-            // A stable sort keeps the rotated index order among equal counts.
-            let counts = &self.counts;
-            kinds[..m].sort_by_key(|&k| std::cmp::Reverse(counts[k as usize]));
+        // A stable sort keeps the rotated index order among equal keys.
+        let counts = &self.counts;
+        match self.priority {
+            Priority::Fixed => {}
+            Priority::MostRemaining => {
+                kinds[..m].sort_by_key(|&k| std::cmp::Reverse(counts[k as usize]));
+            }
+            Priority::Weighted => {
+                let w = &self.weights;
+                kinds[..m].sort_by_key(|&k| std::cmp::Reverse(counts[k as usize] as u64 * w[k as usize]));
+            }
         }
         Some(Entered::Frame(Frame {
             pos,
@@ -572,11 +632,25 @@ impl Tiler {
     fn undo(&mut self, f: &Frame, st: &mut Search) {
         match f.placed {
             NONE => {}
-            WASTE => {
-                self.flip(f.cell);
-                st.slack += 1;
-            }
+            WASTE => self.set_waste(f.cell, false, st),
             c => self.unplace(f.cell, c as usize, st),
+        }
+    }
+
+    /// Leaves a cell empty for good (it becomes filled for the search) or takes that back,
+    /// keeping the slack and the colouring imbalances of the empty cells up to date.
+    fn set_waste(&mut self, cell: usize, waste: bool, st: &mut Search) {
+        self.flip(cell);
+        let par = self.parity[cell] as i32;
+        let (x, y) = (par & 1, par >> 1);
+        let signs = [sign(x + y), sign(x), sign(y)];
+        for (im, s) in st.imbalance.iter_mut().zip(signs) {
+            *im += if waste { -s } else { s };
+        }
+        if waste {
+            st.slack -= 1;
+        } else {
+            st.slack += 1;
         }
     }
 
@@ -694,7 +768,54 @@ impl Tiler {
                 }
             }
         }
-        false
+        self.cover.is_some() && self.uncoverable() as usize > st.slack
+    }
+
+    /// The number of empty cells that no placement of any remaining piece covers (0 when the
+    /// coverage test is off). Each of them must stay empty, so more than the slack is dead.
+    /// A kind with fewer places left than pieces makes the state dead too: `u32::MAX`.
+    fn uncoverable(&mut self) -> u32 {
+        let Some(cv) = self.cover.as_mut() else {
+            return 0;
+        };
+        for (e, w) in cv.empty.iter_mut().zip(&self.words) {
+            *e = !w;
+        }
+        cv.covered.iter_mut().for_each(|c| *c = 0);
+        for (k, shapes) in cv.offsets.iter().enumerate() {
+            if self.counts[k] == 0 {
+                continue;
+            }
+            let mut places = 0;
+            for off in shapes {
+                // fits = bits i with cells i, i + o1, i + o2, i + o3 all empty.
+                cv.fits.copy_from_slice(&cv.empty);
+                for &o in off {
+                    shift_right(&cv.empty, o, &mut cv.tmp);
+                    for (f, t) in cv.fits.iter_mut().zip(&cv.tmp) {
+                        *f &= t;
+                    }
+                }
+                for (c, f) in cv.covered.iter_mut().zip(&cv.fits) {
+                    *c |= f;
+                    places += f.count_ones();
+                }
+                for &o in off {
+                    shift_left(&cv.fits, o, &mut cv.tmp);
+                    for (c, t) in cv.covered.iter_mut().zip(&cv.tmp) {
+                        *c |= t;
+                    }
+                }
+            }
+            if places < self.counts[k] {
+                return u32::MAX;
+            }
+        }
+        cv.empty
+            .iter()
+            .zip(&cv.covered)
+            .map(|(e, c)| (e & !c).count_ones())
+            .sum()
     }
 
     /// Flood fills the empty region of `start` up to [`REGION_LIMIT`] cells. For a closed region,
@@ -805,6 +926,27 @@ struct Search {
 enum Entered {
     Done,
     Frame(Frame),
+}
+
+/// `out = src >> by` on a little-endian multi-word bitset (bit j of `out` is bit j + by of `src`).
+fn shift_right(src: &[u64], by: usize, out: &mut [u64]) {
+    let (q, r) = (by / 64, by % 64);
+    let n = src.len();
+    for i in 0..n {
+        let lo = if i + q < n { src[i + q] >> r } else { 0 };
+        let hi = if r > 0 && i + q + 1 < n { src[i + q + 1] << (64 - r) } else { 0 };
+        out[i] = lo | hi;
+    }
+}
+
+/// `out = src << by` on a little-endian multi-word bitset.
+fn shift_left(src: &[u64], by: usize, out: &mut [u64]) {
+    let (q, r) = (by / 64, by % 64);
+    for i in 0..src.len() {
+        let lo = if i >= q { src[i - q] << r } else { 0 };
+        let hi = if r > 0 && i > q { src[i - q - 1] >> (64 - r) } else { 0 };
+        out[i] = lo | hi;
+    }
 }
 
 /// +1 for an even coordinate (sum), -1 for an odd one.
@@ -997,6 +1139,28 @@ mod tests {
         assert_eq!(t.board_hash, hash);
         let _ = t.solve(Some(3));
         assert_eq!(t.words, before);
+    }
+
+    /// Regression: leaving cells empty did not update the colouring imbalances, so once the
+    /// slack was used up the colouring test judged a stale board and cut real solutions (an O
+    /// and a J do fit in 3 x 3, as fillit's `just2` shows).
+    #[test]
+    fn waste_keeps_colourings_right() {
+        let kinds = vec![
+            Kind {
+                shapes: vec![Shape::parse("##/##").unwrap()],
+                count: 1,
+            },
+            Kind {
+                shapes: vec![Shape::parse("#../###").unwrap()],
+                count: 1,
+            },
+        ];
+        let mut t = Tiler::new(3, 3, kinds.clone(), FillOrder::RowMajor);
+        let Outcome::Solved(sol) = t.solve(None) else {
+            panic!("O and J fit in 3 x 3")
+        };
+        assert_eq!(covered_cells(3, 3, &kinds, &sol), Ok(8));
     }
 
     #[test]
