@@ -63,7 +63,9 @@ pub fn run(args: Args) -> ExitCode {
             sorted.dedup();
             if chars.is_empty()
                 || sorted.len() != chars.len()
-                || chars.iter().any(|&c| c == '.' || c.is_whitespace() || c.is_control())
+                || chars
+                    .iter()
+                    .any(|&c| c == '.' || c.is_whitespace() || c.is_control())
             {
                 eprintln!(
                     "hextris pack fillit: --letters needs distinct symbols, none of them '.' or blank"
@@ -120,13 +122,19 @@ pub fn parse(bytes: &[u8], max_pieces: usize) -> Result<Vec<Shape>, String> {
                 format!("line {line_no}: block {n} is cut short (4 lines of 4 characters and a newline)")
             })?;
             if line[4] != b'\n' {
-                return Err(format!("line {line_no}: not exactly 4 characters and a newline"));
+                return Err(format!(
+                    "line {line_no}: not exactly 4 characters and a newline"
+                ));
             }
             for (x, &b) in line[..4].iter().enumerate() {
                 match b {
                     b'#' => cells.push((x as i32, row as i32)),
                     b'.' => {}
-                    _ => return Err(format!("line {line_no}: a character other than '#' and '.'")),
+                    _ => {
+                        return Err(format!(
+                            "line {line_no}: a character other than '#' and '.'"
+                        ))
+                    }
                 }
             }
             pos += 5;
@@ -140,14 +148,21 @@ pub fn parse(bytes: &[u8], max_pieces: usize) -> Result<Vec<Shape>, String> {
         if pieces.len() > max_pieces {
             return Err(format!(
                 "more than {max_pieces} pieces{}",
-                if max_pieces == 26 { " (see --letters)" } else { "" }
+                if max_pieces == 26 {
+                    " (see --letters)"
+                } else {
+                    ""
+                }
             ));
         }
         if pos == bytes.len() {
             return Ok(pieces);
         }
         if bytes[pos] != b'\n' {
-            return Err(format!("line {}: blocks must be separated by one empty line", n * 5));
+            return Err(format!(
+                "line {}: blocks must be separated by one empty line",
+                n * 5
+            ));
         }
         pos += 1;
         if pos == bytes.len() {
@@ -361,8 +376,14 @@ mod tests {
             (b"#...\n#...\n#...\n##..\n", "has 5"),
             (b"#...\n#...\n....\n#...\n", "has 3"),
             (b"#...\n#...\n....\n##..\n", "edge-connected"),
-            (b"#...\n#...\n#...\n#...\n\n\n#...\n#...\n#...\n#...\n", "cut short"),
-            (b"#...\n#...\n#...\n#...\n#...\n#...\n#...\n#...\n", "separated"),
+            (
+                b"#...\n#...\n#...\n#...\n\n\n#...\n#...\n#...\n#...\n",
+                "line 6: not exactly 4",
+            ),
+            (
+                b"#...\n#...\n#...\n#...\n#...\n#...\n#...\n#...\n",
+                "separated",
+            ),
         ];
         for (text, why) in cases {
             let e = parse(text, 26).unwrap_err();

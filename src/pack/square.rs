@@ -388,7 +388,12 @@ fn configure(t: &mut Tiler, attempt: u32, counts: &[u32; 7]) {
             t.set_priority(tiler::Priority::MostRemaining);
             t.set_tie_shift(0);
         }
-        1 => t.set_weights(counts.iter().map(|&c| 1_000_000 / (c as u64).max(1)).collect()),
+        1 => t.set_weights(
+            counts
+                .iter()
+                .map(|&c| 1_000_000 / (c as u64).max(1))
+                .collect(),
+        ),
         _ => {
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(attempt as u64);
             t.set_weights((0..7).map(|_| rng.gen_range(1..8)).collect());

@@ -392,7 +392,8 @@ impl Tiler {
                     k.shapes
                         .iter()
                         .map(|sh| {
-                            let at = |j: usize| sh.cells[j].1 as usize * stride + sh.cells[j].0 as usize;
+                            let at =
+                                |j: usize| sh.cells[j].1 as usize * stride + sh.cells[j].0 as usize;
                             [at(1) - at(0), at(2) - at(0), at(3) - at(0)]
                         })
                         .collect()
@@ -612,7 +613,8 @@ impl Tiler {
             }
             Priority::Weighted => {
                 let w = &self.weights;
-                kinds[..m].sort_by_key(|&k| std::cmp::Reverse(counts[k as usize] as u64 * w[k as usize]));
+                kinds[..m]
+                    .sort_by_key(|&k| std::cmp::Reverse(counts[k as usize] as u64 * w[k as usize]));
             }
         }
         Some(Entered::Frame(Frame {
@@ -934,7 +936,11 @@ fn shift_right(src: &[u64], by: usize, out: &mut [u64]) {
     let n = src.len();
     for i in 0..n {
         let lo = if i + q < n { src[i + q] >> r } else { 0 };
-        let hi = if r > 0 && i + q + 1 < n { src[i + q + 1] << (64 - r) } else { 0 };
+        let hi = if r > 0 && i + q + 1 < n {
+            src[i + q + 1] << (64 - r)
+        } else {
+            0
+        };
         out[i] = lo | hi;
     }
 }
@@ -944,7 +950,11 @@ fn shift_left(src: &[u64], by: usize, out: &mut [u64]) {
     let (q, r) = (by / 64, by % 64);
     for i in 0..src.len() {
         let lo = if i >= q { src[i - q] << r } else { 0 };
-        let hi = if r > 0 && i > q { src[i - q - 1] >> (64 - r) } else { 0 };
+        let hi = if r > 0 && i > q {
+            src[i - q - 1] >> (64 - r)
+        } else {
+            0
+        };
         out[i] = lo | hi;
     }
 }
