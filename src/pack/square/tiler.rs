@@ -148,6 +148,9 @@ struct Frame {
     /// Current kind (index into `kinds`) and next candidate of that kind.
     ki: u8,
     ci: u8,
+    /// Whether the cell was picked out of the fill order (its candidates are then all those
+    /// inside the board).
+    any: bool,
     /// The candidate placed on the cell now (to undo), [`NONE`] or [`WASTE`].
     placed: u16,
     /// Whether the "leave the cell empty" branch has been taken.
@@ -177,6 +180,9 @@ pub struct Tiler {
     /// For each bit index, the candidates that fit inside the board with their pivot there and
     /// all other cells later in the fill order.
     valid: Vec<u128>,
+    /// For each bit index, the candidates that lie inside the board with their pivot there,
+    /// whatever the order (for cells picked out of order, see [`Cover`]).
+    inside: Vec<u128>,
     /// Fill order: bit indices of the board cells.
     order: Vec<usize>,
     /// Parity class `(x & 1) | (y & 1) << 1` of each bit index.
@@ -203,20 +209,28 @@ pub struct Tiler {
     pub stats: Stats,
 }
 
-/// Scratch space and shape offsets for the coverage test: which empty cells no remaining piece
-/// can cover at all, computed for the whole board with a few shifts and ANDs per shape.
+/// Scratch space and shape offsets for the coverage test: how many placements of the remaining
+/// pieces cover each empty cell (0, 1, 2 or more), computed for the whole board with a few
+/// shifts, ANDs and ORs per shape.
 struct Cover {
     /// For each kind, each shape's three other cells as positive bit offsets from its first
     /// cell in row-major order.
     offsets: Vec<Vec<[usize; 3]>>,
-    empty: Vec<u64>,
-    fits: Vec<u64>,
-    covered: Vec<u64>,
-    tmp: Vec<u64>,
+    empty: Bits,
+    /// `at_least[l]`: the cells covered by more than `l` placements.
+    at_least: [Bits; LEVELS],
+    /// Whether `at_least` describes the current board and counts.
+    fresh: bool,
+    /// The waste bound computed with it.
+    waste: u32,
 }
 
+/// A small board as a fixed array of words (fixed so that the loops unroll).
+type Bits = [u64; COVER_WORDS];
 /// Boards of at most this many words get the coverage test.
 const COVER_WORDS: usize = 8;
+/// Covering counts are tracked up to this many.
+const LEVELS: usize = 3;
 
 impl Tiler {
     /// A tiler for an empty `width` x `height` board.
@@ -321,19 +335,25 @@ impl Tiler {
 
         // Valid anchorings per cell: inside the board, every other cell later in the order.
         let mut valid = vec![0u128; bits];
+        let mut inside = vec![0u128; bits];
         for &(x, y) in &cells {
             let i = (y + 1) * stride + x;
             for (c, r) in rel.iter().enumerate() {
-                let ok = r.iter().all(|&(dx, dy)| {
+                let mut later = true;
+                let within = r.iter().all(|&(dx, dy)| {
                     let (u, v) = (x as i32 + dx, y as i32 + dy);
                     if u < 0 || v < 0 || u >= width as i32 || v >= height as i32 {
                         return false;
                     }
                     let j = (v as usize + 1) * stride + u as usize;
-                    j == i || rank[j] > rank[i]
+                    later &= j == i || rank[j] > rank[i];
+                    true
                 });
-                if ok {
-                    valid[i] |= 1 << c;
+                if within {
+                    inside[i] |= 1 << c;
+                    if later {
+                        valid[i] |= 1 << c;
+                    }
                 }
             }
         }
@@ -365,6 +385,7 @@ impl Tiler {
             cands,
             kind_cands,
             valid,
+            inside,
             order,
             parity,
             kind_has,
@@ -384,7 +405,6 @@ impl Tiler {
         };
         t.count_hash = t.compute_count_hash();
         if t.words.len() <= COVER_WORDS {
-            let n = t.words.len();
             let offsets = t
                 .kinds
                 .iter()
@@ -401,10 +421,10 @@ impl Tiler {
                 .collect();
             t.cover = Some(Cover {
                 offsets,
-                empty: vec![0; n],
-                fits: vec![0; n],
-                covered: vec![0; n],
-                tmp: vec![0; n],
+                empty: [0; COVER_WORDS],
+                at_least: [[0; COVER_WORDS]; LEVELS],
+                fresh: false,
+                waste: 0,
             });
         }
         t
@@ -441,6 +461,9 @@ impl Tiler {
     /// Sets the number of pieces of a kind still to place.
     pub fn set_count(&mut self, kind: usize, count: u32) {
         self.counts[kind] = count;
+        if let Some(cv) = &mut self.cover {
+            cv.fresh = false;
+        }
         self.count_hash = self.compute_count_hash();
     }
 
@@ -506,7 +529,7 @@ impl Tiler {
     /// The depth-first search proper, iterative so that 10 000 levels (a 200 x 200 board) need
     /// no deep call stack.
     fn run(&mut self, st: &mut Search) -> Outcome {
-        let Some(root) = self.enter(0) else {
+        let Some(root) = self.enter(0, st.slack) else {
             return Outcome::Exhausted;
         };
         match root {
@@ -523,7 +546,11 @@ impl Tiler {
             }
             // Next candidate that fits and survives pruning.
             let mut advanced = false;
-            let valid = self.valid[f.cell];
+            let valid = if f.any {
+                self.inside[f.cell]
+            } else {
+                self.valid[f.cell]
+            };
             let (mut ki, mut ci) = (f.ki as usize, f.ci as usize);
             'kinds: while ki < f.nkinds as usize {
                 let k = f.kinds[ki] as usize;
@@ -572,7 +599,9 @@ impl Tiler {
                 }
                 continue;
             }
-            match self.enter(f.pos + 1) {
+            // The frame's cell is filled now, but with cells picked out of order an earlier one
+            // may still be empty: the scan starts again at the frame's first empty cell.
+            match self.enter(f.pos, st.slack) {
                 None => {} // Known dead: the loop tries the next candidate.
                 Some(Entered::Done) => return Outcome::Solved(self.solution(st)),
                 Some(Entered::Frame(child)) => st.stack.push(child),
@@ -582,7 +611,7 @@ impl Tiler {
 
     /// Opens the frame for the first empty cell at or after order position `pos`: `None` when
     /// the state is known to be dead, `Done` when the board is full.
-    fn enter(&mut self, mut pos: usize) -> Option<Entered> {
+    fn enter(&mut self, mut pos: usize, slack: usize) -> Option<Entered> {
         while pos < self.order.len() && self.filled(self.order[pos]) {
             pos += 1;
         }
@@ -593,6 +622,17 @@ impl Tiler {
         if self.memo.contains(&key) {
             self.stats.memo_hits += 1;
             return None;
+        }
+        let mut cell = self.order[pos];
+        let mut any = false;
+        if self.cover.is_some() {
+            if self.forced_waste() as usize > slack {
+                return None;
+            }
+            if let Some(c) = self.constrained_cell() {
+                any = c != cell;
+                cell = c;
+            }
         }
         let mut kinds = [0u8; MAX_KINDS];
         let n = self.kinds.len();
@@ -619,7 +659,8 @@ impl Tiler {
         }
         Some(Entered::Frame(Frame {
             pos,
-            cell: self.order[pos],
+            cell,
+            any,
             key,
             kinds,
             nkinds: m as u8,
@@ -689,6 +730,9 @@ impl Tiler {
     fn flip(&mut self, i: usize) {
         self.words[i >> 6] ^= 1 << (i & 63);
         self.board_hash ^= self.zobrist[i];
+        if let Some(cv) = &mut self.cover {
+            cv.fresh = false;
+        }
     }
 
     #[inline]
@@ -770,20 +814,36 @@ impl Tiler {
                 }
             }
         }
-        self.cover.is_some() && self.uncoverable() as usize > st.slack
+        self.cover.is_some() && self.forced_waste() as usize > st.slack
     }
 
     /// The number of empty cells that no placement of any remaining piece covers (0 when the
     /// coverage test is off). Each of them must stay empty, so more than the slack is dead.
-    /// A kind with fewer places left than pieces makes the state dead too: `u32::MAX`.
-    fn uncoverable(&mut self) -> u32 {
+    /// A kind with fewer places left than pieces makes the state dead too: `u32::MAX`. Also
+    /// leaves in the [`Cover`] which cells have a single way to be covered.
+    fn forced_waste(&mut self) -> u32 {
+        match &self.cover {
+            None => 0,
+            Some(cv) if cv.fresh => cv.waste,
+            // Most of fillit's boards fit in 4 words: half the work of 8.
+            Some(_) if self.words.len() <= 4 => self.compute_cover::<4>(),
+            Some(_) => self.compute_cover::<COVER_WORDS>(),
+        }
+    }
+
+    /// [`Tiler::forced_waste`] on a board of at most `N` words.
+    fn compute_cover<const N: usize>(&mut self) -> u32 {
         let Some(cv) = self.cover.as_mut() else {
             return 0;
         };
-        for (e, w) in cv.empty.iter_mut().zip(&self.words) {
+        cv.fresh = true;
+        let mut empty = [0u64; N];
+        for (e, w) in empty.iter_mut().zip(&self.words) {
             *e = !w;
         }
-        cv.covered.iter_mut().for_each(|c| *c = 0);
+        cv.empty = [0; COVER_WORDS];
+        cv.empty[..N].copy_from_slice(&empty);
+        let mut levels = [[0u64; N]; LEVELS];
         for (k, shapes) in cv.offsets.iter().enumerate() {
             if self.counts[k] == 0 {
                 continue;
@@ -791,33 +851,56 @@ impl Tiler {
             let mut places = 0;
             for off in shapes {
                 // fits = bits i with cells i, i + o1, i + o2, i + o3 all empty.
-                cv.fits.copy_from_slice(&cv.empty);
+                let mut fits = empty;
                 for &o in off {
-                    shift_right(&cv.empty, o, &mut cv.tmp);
-                    for (f, t) in cv.fits.iter_mut().zip(&cv.tmp) {
+                    let t = shr(&empty, o);
+                    for (f, t) in fits.iter_mut().zip(t) {
                         *f &= t;
                     }
                 }
-                for (c, f) in cv.covered.iter_mut().zip(&cv.fits) {
-                    *c |= f;
-                    places += f.count_ones();
-                }
-                for &o in off {
-                    shift_left(&cv.fits, o, &mut cv.tmp);
-                    for (c, t) in cv.covered.iter_mut().zip(&cv.tmp) {
-                        *c |= t;
+                places += fits.iter().map(|f| f.count_ones()).sum::<u32>();
+                // Count the coverings of each cell, one cell of the shape at a time, in
+                // saturating bit planes.
+                for o in std::iter::once(0).chain(off.iter().copied()) {
+                    let t = shl(&fits, o);
+                    for w in 0..N {
+                        for l in (1..LEVELS).rev() {
+                            levels[l][w] |= levels[l - 1][w] & t[w];
+                        }
+                        levels[0][w] |= t[w];
                     }
                 }
             }
             if places < self.counts[k] {
-                return u32::MAX;
+                cv.waste = u32::MAX;
+                return cv.waste;
             }
         }
-        cv.empty
+        for (dst, src) in cv.at_least.iter_mut().zip(&levels) {
+            *dst = [0; COVER_WORDS];
+            dst[..N].copy_from_slice(src);
+        }
+        cv.waste = empty
             .iter()
-            .zip(&cv.covered)
+            .zip(&levels[0])
             .map(|(e, c)| (e & !c).count_ones())
-            .sum()
+            .sum();
+        cv.waste
+    }
+
+    /// With the coverage test, the first empty cell (in bit order) with the fewest ways to be
+    /// covered, if some cell has fewer than [`LEVELS`]: branching there has few children, where
+    /// the first empty cell in the fill order may have a dozen.
+    fn constrained_cell(&self) -> Option<usize> {
+        let cv = self.cover.as_ref()?;
+        cv.at_least[1..].iter().find_map(|plane| {
+            cv.empty
+                .iter()
+                .zip(plane)
+                .enumerate()
+                .find(|(_, (e, p))| *e & !*p != 0)
+                .map(|(w, (e, p))| w * 64 + (e & !p).trailing_zeros() as usize)
+        })
     }
 
     /// Flood fills the empty region of `start` up to [`REGION_LIMIT`] cells. For a closed region,
@@ -930,33 +1013,29 @@ enum Entered {
     Frame(Frame),
 }
 
-/// `out = src >> by` on a little-endian multi-word bitset (bit j of `out` is bit j + by of `src`).
-fn shift_right(src: &[u64], by: usize, out: &mut [u64]) {
+/// `src >> by` on a little-endian multi-word bitset (bit j of the result is bit j + by).
+fn shr<const N: usize>(src: &[u64; N], by: usize) -> [u64; N] {
     let (q, r) = (by / 64, by % 64);
-    let n = src.len();
-    for i in 0..n {
+    let n = N;
+    let mut out = [0; N];
+    for (i, o) in out.iter_mut().enumerate() {
         let lo = if i + q < n { src[i + q] >> r } else { 0 };
-        let hi = if r > 0 && i + q + 1 < n {
-            src[i + q + 1] << (64 - r)
-        } else {
-            0
-        };
-        out[i] = lo | hi;
+        let hi = if r > 0 && i + q + 1 < n { src[i + q + 1] << (64 - r) } else { 0 };
+        *o = lo | hi;
     }
+    out
 }
 
-/// `out = src << by` on a little-endian multi-word bitset.
-fn shift_left(src: &[u64], by: usize, out: &mut [u64]) {
+/// `src << by` on a little-endian multi-word bitset.
+fn shl<const N: usize>(src: &[u64; N], by: usize) -> [u64; N] {
     let (q, r) = (by / 64, by % 64);
-    for i in 0..src.len() {
+    let mut out = [0; N];
+    for (i, o) in out.iter_mut().enumerate() {
         let lo = if i >= q { src[i - q] << r } else { 0 };
-        let hi = if r > 0 && i > q {
-            src[i - q - 1] >> (64 - r)
-        } else {
-            0
-        };
-        out[i] = lo | hi;
+        let hi = if r > 0 && i > q { src[i - q - 1] >> (64 - r) } else { 0 };
+        *o = lo | hi;
     }
+    out
 }
 
 /// +1 for an even coordinate (sum), -1 for an odd one.
