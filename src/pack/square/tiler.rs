@@ -227,8 +227,9 @@ struct Cover {
 
 /// A small board as a fixed array of words (fixed so that the loops unroll).
 type Bits = [u64; COVER_WORDS];
-/// Boards of at most this many words get the coverage test.
-const COVER_WORDS: usize = 8;
+/// Boards of at most this many words (up to about 60 x 60) get the coverage test; on larger
+/// ones its cost per node, which grows with the area, outweighs what it saves.
+const COVER_WORDS: usize = 64;
 /// Covering counts are tracked up to this many.
 const LEVELS: usize = 3;
 
@@ -827,6 +828,9 @@ impl Tiler {
             Some(cv) if cv.fresh => cv.waste,
             // Most of fillit's boards fit in 4 words: half the work of 8.
             Some(_) if self.words.len() <= 4 => self.compute_cover::<4>(),
+            Some(_) if self.words.len() <= 8 => self.compute_cover::<8>(),
+            Some(_) if self.words.len() <= 16 => self.compute_cover::<16>(),
+            Some(_) if self.words.len() <= 32 => self.compute_cover::<32>(),
             Some(_) => self.compute_cover::<COVER_WORDS>(),
         }
     }
