@@ -527,24 +527,41 @@ pub fn answer_json(pieces: &[Piece]) -> String {
     s
 }
 
-/// A picture of a tiling: each cell shows its piece's figure letter, lowercase on alternate
-/// pieces so that neighbours of the same figure stay apart; `.` for an uncovered cell.
+/// A picture of a tiling: each cell shows its piece's figure letter, upper or lower case so
+/// that touching pieces of the same figure stay apart (chosen greedily: the case not used by a
+/// neighbour drawn before); `.` for an uncovered cell.
 pub fn draw(inst: &Instance, pieces: &[Piece]) -> String {
     let (w, h) = (inst.width, inst.height);
     let mut grid = vec![b'.'; w * h];
-    for (i, p) in pieces.iter().enumerate() {
+    for p in pieces {
         let Some(shape) = p.figure.angles().get(p.angle).copied() else {
             continue;
         };
-        let mut letter = p.figure.letter() as u8;
-        if i % 2 == 1 {
-            letter = letter.to_ascii_lowercase();
-        }
-        for &(dx, dy) in &shape.cells {
-            let (x, y) = (p.x + dx as usize, p.y + dy as usize);
-            if x < w && y < h {
-                grid[y * w + x] = letter;
-            }
+        let cells: Vec<(usize, usize)> = shape
+            .cells
+            .iter()
+            .map(|&(dx, dy)| (p.x + dx as usize, p.y + dy as usize))
+            .filter(|&(x, y)| x < w && y < h)
+            .collect();
+        let upper = p.figure.letter() as u8;
+        let neighbour_upper = cells.iter().any(|&(x, y)| {
+            let around = [
+                (x.wrapping_sub(1), y),
+                (x + 1, y),
+                (x, y.wrapping_sub(1)),
+                (x, y + 1),
+            ];
+            around.iter().any(|&(u, v)| {
+                u < w && v < h && grid[v * w + u] == upper && !cells.contains(&(u, v))
+            })
+        });
+        let letter = if neighbour_upper {
+            upper.to_ascii_lowercase()
+        } else {
+            upper
+        };
+        for (x, y) in cells {
+            grid[y * w + x] = letter;
         }
     }
     let mut out = String::new();

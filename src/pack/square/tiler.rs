@@ -1024,7 +1024,11 @@ fn shr<const N: usize>(src: &[u64; N], by: usize) -> [u64; N] {
     let mut out = [0; N];
     for (i, o) in out.iter_mut().enumerate() {
         let lo = if i + q < n { src[i + q] >> r } else { 0 };
-        let hi = if r > 0 && i + q + 1 < n { src[i + q + 1] << (64 - r) } else { 0 };
+        let hi = if r > 0 && i + q + 1 < n {
+            src[i + q + 1] << (64 - r)
+        } else {
+            0
+        };
         *o = lo | hi;
     }
     out
@@ -1036,7 +1040,11 @@ fn shl<const N: usize>(src: &[u64; N], by: usize) -> [u64; N] {
     let mut out = [0; N];
     for (i, o) in out.iter_mut().enumerate() {
         let lo = if i >= q { src[i - q] << r } else { 0 };
-        let hi = if r > 0 && i > q { src[i - q - 1] >> (64 - r) } else { 0 };
+        let hi = if r > 0 && i > q {
+            src[i - q - 1] >> (64 - r)
+        } else {
+            0
+        };
         *o = lo | hi;
     }
     out
