@@ -211,6 +211,25 @@ fn a_200_by_200_square() {
     assert!(check(&inst, &p).is_empty());
 }
 
+#[test]
+fn single_figure_squares_up_to_200() {
+    // All L, or all T: hard for the whole-board search, easy block by block.
+    for (n, counts) in [
+        (200, [0, 0, 10000, 0, 0, 0, 0]),
+        (100, [0, 0, 0, 0, 0, 2500, 0]),
+    ] {
+        let inst = Instance {
+            width: n,
+            height: n,
+            counts,
+        };
+        let Verdict::Solved(p) = solve(&inst, None) else {
+            panic!("{n} x {n} {counts:?} is tileable")
+        };
+        assert!(check(&inst, &p).is_empty());
+    }
+}
+
 /// A random tiling of a w x h board, by a naive backtracking filler independent of the solver:
 /// first empty cell in row-major order, the 19 fixed shapes in a random order. `None` if it
 /// takes too long.

@@ -12,6 +12,7 @@
 //! Exit codes: 0 solved (or a valid answer), 1 impossible (or an invalid answer), 2 malformed
 //! input, 3 undecided (the `--max-nodes` budget ran out first).
 
+mod blocks;
 pub mod shapes;
 pub mod tiler;
 
@@ -376,6 +377,12 @@ pub fn solve(inst: &Instance, max_nodes: Option<u64>) -> Verdict {
 const BAND: usize = 6;
 /// Number of limited attempts before the unlimited one.
 const RESTARTS: u32 = 24;
+/// Boards of at least this area that resist the first attempts are tried block by block.
+const BLOCKS_MIN_AREA: usize = 1600;
+/// The blocks are tried after every this many whole-board attempts.
+const BLOCKS_EVERY: u32 = 3;
+/// Node budget of the first try of the blocks, plus 200 per piece.
+const BLOCKS_BASE: u64 = 2_000_000;
 /// Node budget of the first attempt, plus 8 per piece.
 const RESTART_BASE: u64 = 20_000;
 
@@ -432,6 +439,7 @@ pub fn solve_with_stats(inst: &Instance, max_nodes: Option<u64>) -> (Verdict, So
     let base = RESTART_BASE + 8 * pieces;
     let mut budget = max_nodes.unwrap_or(u64::MAX);
     let mut out = Outcome::GaveUp;
+    let mut by_blocks = None;
     // Restarts first: the same complete search under different kind orders, each with a node
     // budget that doubles every three attempts. Searches like this one have heavy tails (one
     // order runs into a long dead end where another walks straight to a tiling), and the memo
@@ -451,6 +459,22 @@ pub fn solve_with_stats(inst: &Instance, max_nodes: Option<u64>) -> (Verdict, So
         if out != Outcome::GaveUp || budget == 0 {
             break;
         }
+        if (attempt + 1) % BLOCKS_EVERY == 0 && inst.width * inst.height >= BLOCKS_MIN_AREA {
+            // A large board that resists: try it block by block before searching on, with a
+            // budget that doubles each time.
+            let mut spent = 0;
+            let round = (attempt + 1) / BLOCKS_EVERY - 1;
+            let limit = budget.min((BLOCKS_BASE + 200 * pieces) << round);
+            by_blocks = blocks::solve(inst, limit, &mut spent);
+            stats.nodes += spent;
+            budget = budget.saturating_sub(spent);
+            if by_blocks.is_some() || budget == 0 {
+                break;
+            }
+        }
+    }
+    if let Some(pieces) = by_blocks {
+        return (Verdict::Solved(pieces), stats);
     }
     let verdict = match out {
         Outcome::Solved(placements) => {
