@@ -446,6 +446,9 @@ pub fn solve_with_stats(inst: &Instance, max_nodes: Option<u64>) -> (Verdict, So
     // of dead states carries over from one attempt to the next. Then one search without limit.
     for attempt in 0..=RESTARTS {
         configure(&mut t, attempt, &inst.counts);
+        // The first attempt goes without the coverage test, whose cost per node grows with the
+        // area: typical signatures need almost no backtracking anyway. The others use it.
+        t.set_cover(attempt > 0);
         let limit = if attempt == RESTARTS {
             budget
         } else {

@@ -203,8 +203,10 @@ pub struct Tiler {
     tie_shift: usize,
     /// Per-kind weights of [`Priority::Weighted`].
     weights: Vec<u64>,
-    /// The coverage test, on boards small enough for it to pay (fillit's).
+    /// The coverage test, on boards small enough for it to pay.
     cover: Option<Cover>,
+    /// Whether the coverage test is switched on (it is by default where it exists).
+    use_cover: bool,
     /// The search statistics of the last call.
     pub stats: Stats,
 }
@@ -398,6 +400,7 @@ impl Tiler {
             memo: FxHashSet::default(),
             stamp: vec![0; bits],
             cover: None,
+            use_cover: true,
             generation: 0,
             priority: Priority::MostRemaining,
             tie_shift: 0,
@@ -439,6 +442,20 @@ impl Tiler {
     /// Board height.
     pub fn height(&self) -> usize {
         self.height
+    }
+
+    /// Switches the coverage test and the most-constrained-cell branching on or off (they
+    /// exist only on boards up to about 60 x 60). Off, a node costs far less; on, the search
+    /// backtracks far less. Either way the search is complete, and the memo stays valid.
+    pub fn set_cover(&mut self, on: bool) {
+        self.use_cover = on;
+        if let Some(cv) = &mut self.cover {
+            cv.fresh = false;
+        }
+    }
+
+    fn cover_on(&self) -> bool {
+        self.use_cover && self.cover.is_some()
     }
 
     /// Sets how kinds are ordered at each cell.
@@ -626,7 +643,7 @@ impl Tiler {
         }
         let mut cell = self.order[pos];
         let mut any = false;
-        if self.cover.is_some() {
+        if self.cover_on() {
             if self.forced_waste() as usize > slack {
                 return None;
             }
@@ -815,7 +832,7 @@ impl Tiler {
                 }
             }
         }
-        self.cover.is_some() && self.forced_waste() as usize > st.slack
+        self.cover_on() && self.forced_waste() as usize > st.slack
     }
 
     /// The number of empty cells that no placement of any remaining piece covers (0 when the
