@@ -19,6 +19,11 @@
 //!   pieces must produce exactly; each figure contributes 0, +-2 or +-4 per colouring, so a
 //!   region whose imbalance the remaining counts cannot reach is dead (e.g. an odd number of T
 //!   pieces for a balanced rectangle).
+//! - **Coverage** (boards up to about 60 x 60, switchable). Shifts and ANDs over the whole
+//!   bitboard give, per remaining kind, every place it still fits, and per empty cell how many
+//!   placements cover it (0, 1, 2, more). Uncovered cells are forced waste, a kind with fewer
+//!   places than pieces is dead, and the search branches on the cell with the fewest coverings
+//!   instead of the first empty cell (then its candidates are all anchorings inside the board).
 //! - **Failed-state memo.** The state of the search is the set of filled cells plus the remaining
 //!   counts; a state whose subtree was exhausted is remembered by a 128-bit Zobrist fingerprint
 //!   and never searched again. This is what turns the exhaustion of an impossible instance from
