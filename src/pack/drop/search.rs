@@ -1,0 +1,523 @@
+//! The exact search behind `hextris pack drop`: the lowest final stack and the canonical
+//! (lexicographically first) placement vector reaching it.
+//!
+//! **State.** The skyline: the height of each column (rows counted from the floor), one byte per
+//! column. Holes never matter again once covered (a falling piece cannot reach them), so two
+//! grids with the same skyline have the same future.
+//!
+//! **Method.** A decision search "can the remaining pieces be placed from this skyline without
+//! exceeding height H?" is run for H = lower bound, lower bound + 1, ... until it succeeds; the
+//! first H that succeeds is the optimum. Inside the decision search the moves are tried in a
+//! heuristic order (least wasted area first) to find a witness fast. Results are memoised per
+//! (depth, skyline relative to its lowest column) as bounds on the best reachable height
+//! relative to that lowest column, since adding c to every column adds c to the answer. The
+//! bounds stay valid across the H iterations, so later iterations reuse earlier work.
+//!
+//! **Canonical answer.** With H* known, the placement vector is rebuilt piece by piece: for each
+//! piece the moves are scanned in the canonical order (rotation 0 before 1..., column 0 before
+//! 1...) and the first whose resulting skyline can still finish within H* is taken. That yields
+//! the lexicographically smallest optimal vector, exactly what a full scan in canonical order
+//! (the original program) returns, because the first optimal vector in that order is the one
+//! whose every prefix is the first prefix that can still be completed within H*.
+//!
+//! **Pruning.** A skyline is refused when its highest column exceeds H, or when the free area
+//! below H (the sum over columns of H minus the column height) is less than 4 cells per piece
+//! left, since every piece needs 4 cells and holes only waste area.
+
+use super::{Placement, Problem, Solution, MAX_WIDTH};
+use rustc_hash::FxHashMap;
+
+/// A skyline: the height of each column; columns at and beyond the width stay 0.
+type Sky = [u8; MAX_WIDTH];
+
+/// One candidate move for a given piece: a rotation at a column, with the rotation's profile.
+#[derive(Debug, Clone, Copy)]
+struct Move {
+    rotation: u8,
+    column: u8,
+    width: u8,
+    bottom: [u8; 4],
+    top: [u8; 4],
+}
+
+impl Move {
+    /// Where the piece's bounding box comes to rest: the lowest base row at which no column
+    /// of the piece goes below that column's skyline.
+    #[inline]
+    fn base(&self, sky: &Sky) -> u8 {
+        let c = self.column as usize;
+        let mut base = 0u8;
+        for j in 0..self.width as usize {
+            base = base.max(sky[c + j].saturating_sub(self.bottom[j]));
+        }
+        base
+    }
+
+    /// Applies the move at a known base; returns the new highest column among those touched and
+    /// the area wasted (cells left empty under the piece).
+    #[inline]
+    fn apply(&self, sky: &mut Sky, base: u8) -> (u8, u8) {
+        let c = self.column as usize;
+        let mut high = 0u8;
+        let mut waste = 0u8;
+        for j in 0..self.width as usize {
+            waste += base + self.bottom[j] - sky[c + j];
+            let t = base + self.top[j];
+            sky[c + j] = t;
+            high = high.max(t);
+        }
+        (high, waste)
+    }
+}
+
+/// The deepest pit (a column below both its neighbours) whose bottom cell a move's rotation
+/// can fill without leaving a hole: for some column of the piece, how far its lowest cell hangs
+/// below the lowest cells of its neighbours inside the piece (unbounded for a one-column piece).
+fn pit_reach(m: &Move) -> u8 {
+    let w = m.width as usize;
+    (0..w)
+        .map(|j| {
+            let mut reach = u8::MAX;
+            if j > 0 {
+                reach = reach.min(m.bottom[j - 1].saturating_sub(m.bottom[j]));
+            }
+            if j + 1 < w {
+                reach = reach.min(m.bottom[j + 1].saturating_sub(m.bottom[j]));
+            }
+            reach
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Bounds on the lowest final height reachable from a skyline, relative to its lowest column.
+#[derive(Debug, Clone, Copy)]
+struct Bounds {
+    /// The best reachable relative height is at least this.
+    lower: u8,
+    /// The best reachable relative height is at most this.
+    upper: u8,
+}
+
+/// A child in the decision search: its ordering key and the index of its move.
+#[derive(Debug, Clone, Copy)]
+struct Child {
+    waste: u8,
+    high: u8,
+    index: u8,
+}
+
+/// The search over one problem; its memo lives as long as the searcher.
+pub struct Searcher {
+    width: usize,
+    /// The moves of the piece at each depth, in canonical order.
+    moves: Vec<Vec<Move>>,
+    /// Bounds per depth, keyed by the relative skyline packed in a `u128`.
+    memo: Vec<FxHashMap<u128, Bounds>>,
+    /// One child buffer per depth, reused to avoid allocating in the recursion.
+    buffers: Vec<Vec<Child>>,
+    /// For each depth: how many pieces from there on have a rotation at most one column wide,
+    /// and at most two columns wide.
+    narrow: Vec<[u32; 2]>,
+    /// For each depth: how many pieces from there on can fill the bottom of a pit 2 deep, and
+    /// of a pit 3 deep, without leaving a hole.
+    fillers: Vec<[u32; 2]>,
+    /// For each depth: how many T pieces are left from there on.
+    tees: Vec<u32>,
+    /// Number of decision-search nodes expanded (for benchmarks).
+    pub nodes: u64,
+}
+
+impl Searcher {
+    /// Prepares the moves of every piece (all rotations when allowed, only rotation 0 otherwise).
+    pub fn new(problem: &Problem) -> Searcher {
+        let w = problem.width;
+        let moves: Vec<Vec<Move>> = problem
+            .pieces
+            .iter()
+            .map(|p| {
+                let rots = p.rotations();
+                let usable = if problem.rotations { rots.len() } else { 1 };
+                let mut v = Vec::new();
+                for (r, s) in rots.iter().take(usable).enumerate() {
+                    for c in 0..=(w.saturating_sub(s.width)) {
+                        if c + s.width <= w {
+                            v.push(Move {
+                                rotation: r as u8,
+                                column: c as u8,
+                                width: s.width as u8,
+                                bottom: s.bottom,
+                                top: s.top,
+                            });
+                        }
+                    }
+                }
+                v
+            })
+            .collect();
+        let n = moves.len();
+        let mut narrow = vec![[0u32; 2]; n + 1];
+        for d in (0..n).rev() {
+            let min_width = moves[d].iter().map(|m| m.width).min().unwrap_or(u8::MAX);
+            narrow[d] = narrow[d + 1];
+            if min_width <= 1 {
+                narrow[d][0] += 1;
+            }
+            if min_width <= 2 {
+                narrow[d][1] += 1;
+            }
+        }
+        let mut fillers = vec![[0u32; 2]; n + 1];
+        for d in (0..n).rev() {
+            let reach = moves[d].iter().map(pit_reach).max().unwrap_or(0);
+            fillers[d] = fillers[d + 1];
+            if reach >= 2 {
+                fillers[d][0] += 1;
+            }
+            if reach >= 3 {
+                fillers[d][1] += 1;
+            }
+        }
+        let mut tees = vec![0u32; n + 1];
+        for d in (0..n).rev() {
+            tees[d] = tees[d + 1] + u32::from(problem.pieces[d] == super::Piece::T);
+        }
+        Searcher {
+            tees,
+            fillers,
+            narrow,
+            width: w,
+            moves,
+            memo: (0..n).map(|_| FxHashMap::default()).collect(),
+            buffers: (0..n).map(|_| Vec::new()).collect(),
+            nodes: 0,
+        }
+    }
+
+    fn pieces(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Can the pieces from `depth` on be dropped onto `sky` without any column exceeding
+    /// `limit`?
+    pub fn feasible(&mut self, depth: usize, sky: &Sky, limit: u8) -> bool {
+        let w = self.width;
+        let n = self.pieces();
+        let low = *sky[..w].iter().min().expect("width >= 1");
+        let high = *sky[..w].iter().max().expect("width >= 1");
+        if high > limit {
+            return false;
+        }
+        if depth == n {
+            return true;
+        }
+        if !self.room_for_the_rest(depth, sky, limit) {
+            return false;
+        }
+        self.nodes += 1;
+        let last = depth + 1 == n;
+        let rel_limit = limit - low;
+        let mut key_bytes = [0u8; 16];
+        for (k, &h) in key_bytes.iter_mut().zip(&sky[..w]) {
+            *k = h - low;
+        }
+        let key = u128::from_le_bytes(key_bytes);
+        if !last {
+            if let Some(b) = self.memo[depth].get(&key) {
+                if b.upper <= rel_limit {
+                    return true;
+                }
+                if b.lower > rel_limit {
+                    return false;
+                }
+            }
+        }
+
+        let mut kids = std::mem::take(&mut self.buffers[depth]);
+        kids.clear();
+        for (i, mv) in self.moves[depth].iter().enumerate() {
+            let base = mv.base(sky);
+            let mut child = *sky;
+            let (top, waste) = mv.apply(&mut child, base);
+            if top <= limit {
+                if last {
+                    kids.push(Child {
+                        waste,
+                        high: top,
+                        index: i as u8,
+                    });
+                    break;
+                }
+                kids.push(Child {
+                    waste,
+                    high: top.max(high),
+                    index: i as u8,
+                });
+            }
+        }
+        let mut found = false;
+        if last {
+            found = !kids.is_empty();
+        } else {
+            kids.sort_unstable_by_key(|k| (k.waste, k.high, k.index));
+            for k in &kids {
+                let mv = self.moves[depth][k.index as usize];
+                let mut child = *sky;
+                let base = mv.base(&child);
+                mv.apply(&mut child, base);
+                if self.feasible(depth + 1, &child, limit) {
+                    found = true;
+                    break;
+                }
+            }
+        }
+        self.buffers[depth] = kids;
+        if !last {
+            let e = self.memo[depth].entry(key).or_insert(Bounds {
+                lower: 0,
+                upper: u8::MAX,
+            });
+            if found {
+                e.upper = e.upper.min(rel_limit);
+            } else {
+                e.lower = e.lower.max(rel_limit + 1);
+            }
+        }
+        found
+    }
+
+    /// Is there room below `limit` for the pieces from `depth` on? The free space splits into
+    /// segments: maximal runs of columns below the limit, separated by columns already at it.
+    /// No piece can straddle a column at the limit, so a segment of area A holds at most A / 4
+    /// pieces, and only pieces at most as wide as the segment: a one-column segment holds only
+    /// pieces with a one-column rotation, a two-column one only pieces with a rotation at most
+    /// two columns wide.
+    #[inline]
+    fn room_for_the_rest(&self, depth: usize, sky: &Sky, limit: u8) -> bool {
+        let rest = (self.pieces() - depth) as u32;
+        // Capacity in pieces of segments of width 1, of width 2, and wider.
+        let mut cap = [0u32; 3];
+        let mut area = 0u32;
+        let mut run = 0usize;
+        for &h in sky[..self.width].iter() {
+            if h < limit {
+                area += (limit - h) as u32;
+                run += 1;
+            } else if run > 0 {
+                cap[run.min(3) - 1] += area / 4;
+                area = 0;
+                run = 0;
+            }
+        }
+        if run > 0 {
+            cap[run.min(3) - 1] += area / 4;
+        }
+        if cap[0] + cap[1] + cap[2] < rest {
+            return false;
+        }
+        // Pits: columns at least k below both neighbours (walls count as high). Only a piece
+        // with a column hanging k below its neighbours inside the piece can fill a pit's bottom
+        // cell without leaving a hole, and one piece fills at most one pit's bottom; every other
+        // pit keeps an empty cell below the limit, which the slack must absorb.
+        let free: u32 = sky[..self.width].iter().map(|&h| (limit - h) as u32).sum();
+        let slack = free - 4 * rest;
+        let mut pits = [0u32; 2];
+        for i in 0..self.width {
+            let left = if i == 0 { u8::MAX } else { sky[i - 1] };
+            let right = if i + 1 == self.width {
+                u8::MAX
+            } else {
+                sky[i + 1]
+            };
+            let depth_here = left.min(right).saturating_sub(sky[i]);
+            if depth_here >= 2 {
+                pits[0] += 1;
+                if depth_here >= 3 {
+                    pits[1] += 1;
+                }
+            }
+        }
+        // Checkerboard colouring of the free region (cell (x, y) black when x + y is even):
+        // every piece but T covers as many black as white cells, a T covers three of one colour
+        // and one of the other, and each cell left empty shifts the balance by one. So the
+        // region's imbalance must be reachable as (a sum of t terms +-2) + (at most `slack`).
+        let mut imbalance = 0i32;
+        for (i, &h) in sky[..self.width].iter().enumerate() {
+            if (limit - h) % 2 == 1 {
+                imbalance += if (i + h as usize) % 2 == 0 { 1 } else { -1 };
+            }
+        }
+        let t = self.tees[depth] as i32;
+        let gap = if t == 0 {
+            imbalance.abs()
+        } else {
+            // The closest reachable T sum: values 2t - 4k for k in 0..=t.
+            let clamped = imbalance.clamp(-2 * t, 2 * t);
+            let k = (2 * t - clamped).div_euclid(4);
+            let below = 2 * t - 4 * k;
+            let above = below - 4;
+            let mut best = (imbalance - below).abs();
+            if k < t {
+                best = best.min((imbalance - above).abs());
+            }
+            if k > 0 {
+                best = best.min((imbalance - (below + 4)).abs());
+            }
+            best
+        };
+        if gap > slack as i32 {
+            return false;
+        }
+        let [fill2, fill3] = self.fillers[depth];
+        if pits[0] > fill2 + slack || pits[1] > fill3 + slack {
+            return false;
+        }
+        let [fit1, fit2] = self.narrow[depth];
+        // Width-1 segments take only pieces fitting one column; width <= 2 segments only pieces
+        // fitting two columns.
+        if cap[0].min(fit1) + cap[1] + cap[2] < rest {
+            return false;
+        }
+        (cap[0] + cap[1]).min(fit2) + cap[2] >= rest
+    }
+
+    /// A lower bound on the optimum: the area bound and the tallest unavoidable piece.
+    fn lower_bound(&self) -> u8 {
+        let cells = 4 * self.pieces();
+        let area = cells.div_ceil(self.width);
+        let tallest = self
+            .moves
+            .iter()
+            .map(|ms| {
+                ms.iter()
+                    .map(|m| m.top[..m.width as usize].iter().copied().max().unwrap_or(0))
+                    .min()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0) as usize;
+        area.max(tallest) as u8
+    }
+
+    /// The optimum height and the canonical placement vector.
+    pub fn solve(&mut self, problem: &Problem) -> Solution {
+        let start: Sky = [0; MAX_WIDTH];
+        let mut limit = self.lower_bound();
+        while !self.feasible(0, &start, limit) {
+            limit += 1;
+        }
+        // Rebuild the lexicographically first vector that stays within the optimum.
+        let mut sky = start;
+        let mut placements = Vec::with_capacity(self.pieces());
+        for depth in 0..self.pieces() {
+            let mut chosen = None;
+            for i in 0..self.moves[depth].len() {
+                let mv = self.moves[depth][i];
+                let mut child = sky;
+                let base = mv.base(&child);
+                let (top, _) = mv.apply(&mut child, base);
+                if top <= limit && self.feasible(depth + 1, &child, limit) {
+                    chosen = Some((mv, child));
+                    break;
+                }
+            }
+            let (mv, child) = chosen.expect("a feasible state has a feasible move");
+            placements.push(Placement {
+                piece: problem.pieces[depth],
+                column: mv.column as usize,
+                rotation: mv.rotation as usize,
+            });
+            sky = child;
+        }
+        Solution {
+            height: limit as usize,
+            placements,
+        }
+    }
+}
+
+/// Solves a problem with a fresh searcher.
+pub fn solve(problem: &Problem) -> Solution {
+    Searcher::new(problem).solve(problem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{stack_height, Piece};
+    use super::*;
+
+    /// The plain scan in canonical order, pruned only by "height already >= best": the
+    /// reference the memoised search must agree with on small problems.
+    fn brute(problem: &Problem) -> Solution {
+        fn rec(p: &Problem, prefix: &mut Vec<Placement>, best: &mut Option<Solution>) {
+            let h = stack_height(p.width, prefix).expect("in range");
+            if let Some(b) = best {
+                if h >= b.height {
+                    return;
+                }
+            }
+            if prefix.len() == p.pieces.len() {
+                *best = Some(Solution {
+                    height: h,
+                    placements: prefix.clone(),
+                });
+                return;
+            }
+            let piece = p.pieces[prefix.len()];
+            let rots = piece.rotations();
+            let usable = if p.rotations { rots.len() } else { 1 };
+            for (r, s) in rots.iter().take(usable).enumerate() {
+                for c in 0..=(p.width - s.width.min(p.width)) {
+                    if c + s.width > p.width {
+                        continue;
+                    }
+                    prefix.push(Placement {
+                        piece,
+                        column: c,
+                        rotation: r,
+                    });
+                    rec(p, prefix, best);
+                    prefix.pop();
+                }
+            }
+        }
+        let mut best = None;
+        rec(problem, &mut Vec::new(), &mut best);
+        best.expect("some placement exists")
+    }
+
+    #[test]
+    fn agrees_with_the_plain_scan_on_small_problems() {
+        let cases = [
+            ("ZOZS", 6, false),
+            ("ZISS", 6, true),
+            ("TSZL", 4, true),
+            ("IJLOS", 5, true),
+            ("SSSS", 4, true),
+            ("TTLJ", 7, false),
+            ("OIOIT", 4, true),
+        ];
+        for (seq, w, r) in cases {
+            let p = Problem::new(seq, w, r).unwrap();
+            let want = brute(&p);
+            let got = solve(&p);
+            assert_eq!(got, want, "{seq} width {w} rotations {r}");
+            assert_eq!(stack_height(w, &got.placements), Some(got.height));
+        }
+    }
+
+    #[test]
+    fn single_vertical_i_needs_four_rows() {
+        let p = Problem::new("I", 6, false).unwrap();
+        let s = solve(&p);
+        assert_eq!(s.height, 4);
+        assert_eq!(
+            s.placements,
+            vec![Placement {
+                piece: Piece::I,
+                column: 0,
+                rotation: 0
+            }]
+        );
+    }
+}
