@@ -173,9 +173,11 @@ impl Problem {
         for (i, c) in sequence.chars().enumerate() {
             match Piece::from_letter(c) {
                 Some(p) => pieces.push(p),
-                None => return Err(format!(
+                None => {
+                    return Err(format!(
                     "SEQUENCE: unknown piece {c:?} at position {i} (expected letters from IJLOSTZ)"
-                )),
+                ))
+                }
             }
         }
         if pieces.is_empty() {

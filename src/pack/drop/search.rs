@@ -344,7 +344,11 @@ impl Searcher {
         let mut imbalance = 0i32;
         for (i, &h) in sky[..self.width].iter().enumerate() {
             if (limit - h) % 2 == 1 {
-                imbalance += if (i + h as usize) % 2 == 0 { 1 } else { -1 };
+                imbalance += if (i + h as usize).is_multiple_of(2) {
+                    1
+                } else {
+                    -1
+                };
             }
         }
         let t = self.tees[depth] as i32;
