@@ -119,3 +119,45 @@ fn cli_bad_input_is_one_line_and_exit_code_2() {
         assert!(err.contains("SEQUENCE") || err.contains("--width"), "{err}");
     }
 }
+
+mod property {
+    use hextris::pack::drop::{solve, stack_height, Piece, Placement, Problem};
+    use proptest::prelude::*;
+
+    fn problem() -> impl Strategy<Value = Problem> {
+        (
+            prop::collection::vec(0usize..7, 1..9),
+            4usize..9,
+            any::<bool>(),
+        )
+            .prop_map(|(idx, width, rotations)| {
+                let seq: String = idx.iter().map(|&i| Piece::ALL[i].letter()).collect();
+                Problem::new(&seq, width, rotations).unwrap()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// No random placement vector ends lower than the optimum, and the optimum's placements
+        /// really leave the height claimed.
+        #[test]
+        fn optimum_is_never_beaten_by_a_random_placement(p in problem(), choices in prop::collection::vec((0usize..4, 0usize..16), 8)) {
+            let best = solve(&p);
+            prop_assert_eq!(stack_height(p.width, &best.placements), Some(best.height));
+            let random: Vec<Placement> = p
+                .pieces
+                .iter()
+                .zip(&choices)
+                .map(|(&piece, &(r, c))| {
+                    let rots = piece.rotations();
+                    let rotation = if p.rotations { r % rots.len() } else { 0 };
+                    let column = c % (p.width - rots[rotation].width + 1);
+                    Placement { piece, column, rotation }
+                })
+                .collect();
+            let h = stack_height(p.width, &random).unwrap();
+            prop_assert!(h >= best.height, "random {h} < optimum {}", best.height);
+        }
+    }
+}
