@@ -105,6 +105,11 @@ impl Block {
     }
 }
 
+/// The most nodes one block search may use before its block is re-dealt. Balanced blocks are
+/// packed in a few thousand nodes; one that needs far more is usually impossible (proving that
+/// can take millions), so swapping pieces is the better use of the time.
+const MAX_BLOCK_NODES: u64 = 50_000;
+
 /// A block's place in the box before dealing: x, y, width, height, pieces it will hold.
 type Slot = (usize, usize, usize, usize, u32);
 
@@ -182,9 +187,11 @@ fn deal(slots: &[Slot], bag: [u32; KINDS], rng: &mut Pcg64) -> Option<Vec<Block>
         blocks[i].counts[t] += 2;
         tees -= 2;
     }
+    // S and Z first and one right after the other: dealt round-robin together, every block gets
+    // an even share of the two, and blocks crowded with S and Z are the ones that cannot be tiled.
     let mut kinds: Vec<usize> = (0..KINDS).filter(|&k| k != t).collect();
     kinds.shuffle(rng);
-    kinds.sort_by_key(|&k| std::cmp::Reverse(bag[k]));
+    kinds.sort_by_key(|&k| (!is_skew(k), std::cmp::Reverse(bag[k])));
     for k in kinds {
         for _ in 0..bag[k] {
             let i = pick(&blocks, 1, false)?;
@@ -192,6 +199,86 @@ fn deal(slots: &[Slot], bag: [u32; KINDS], rng: &mut Pcg64) -> Option<Vec<Block>
         }
     }
     Some(blocks)
+}
+
+/// Is shape k an S or a Z (the shapes that leave the most awkward borders)?
+fn is_skew(k: usize) -> bool {
+    k == Kind::S.index() || k == Kind::Z.index()
+}
+
+/// The number of S and Z in a block.
+fn skews(b: &Block) -> u32 {
+    b.counts[Kind::S.index()] + b.counts[Kind::Z.index()]
+}
+
+/// Moves pieces from a failed block to a partner in the direction that evens them out: the
+/// failed block gives a shape it holds more of (in proportion) than the partner and takes one the
+/// partner holds more of; sometimes it takes a pair of T (the most versatile shape) for two of its
+/// own. Keeps both blocks' piece counts and T parity. Returns false if no such move exists.
+fn directed_swap(failed: &mut Block, partner: &mut Block, rng: &mut Pcg64) -> bool {
+    let t = Kind::T.index();
+    let (fp, pp) = (failed.pieces() as f64, partner.pieces() as f64);
+    if fp == 0.0 || pp == 0.0 {
+        return false;
+    }
+    // Surplus of each shape in the failed block over the partner, in proportion, with jitter.
+    let surplus: Vec<f64> = (0..KINDS)
+        .map(|k| {
+            failed.counts[k] as f64 / fp - partner.counts[k] as f64 / pp + rng.gen::<f64>() * 0.05
+        })
+        .collect();
+    let give = |counts: &[u32; KINDS], exclude: Option<usize>| {
+        (0..KINDS)
+            .filter(|&k| k != t && counts[k] > 0 && Some(k) != exclude)
+            .max_by(|&x, &y| surplus[x].partial_cmp(&surplus[y]).expect("finite"))
+    };
+    if partner.counts[t] >= 2 && failed.counts[t] == 0 && rng.gen_bool(0.5) {
+        let Some(x1) = give(&failed.counts, None) else {
+            return false;
+        };
+        failed.counts[x1] -= 1;
+        let Some(x2) = give(&failed.counts, None) else {
+            failed.counts[x1] += 1;
+            return false;
+        };
+        failed.counts[x2] -= 1;
+        failed.counts[t] += 2;
+        partner.counts[t] -= 2;
+        partner.counts[x1] += 1;
+        partner.counts[x2] += 1;
+        return true;
+    }
+    if skews(failed) > skews(partner) {
+        // Hand over an S or Z for a shape that is neither.
+        let x = [Kind::S.index(), Kind::Z.index()]
+            .into_iter()
+            .filter(|&k| failed.counts[k] > 0)
+            .max_by(|&a, &b| surplus[a].partial_cmp(&surplus[b]).expect("finite"));
+        let y = (0..KINDS)
+            .filter(|&k| k != t && !is_skew(k) && partner.counts[k] > 0)
+            .min_by(|&a, &b| surplus[a].partial_cmp(&surplus[b]).expect("finite"));
+        if let (Some(x), Some(y)) = (x, y) {
+            failed.counts[x] -= 1;
+            failed.counts[y] += 1;
+            partner.counts[y] -= 1;
+            partner.counts[x] += 1;
+            return true;
+        }
+    }
+    let Some(x) = give(&failed.counts, None) else {
+        return false;
+    };
+    let Some(y) = (0..KINDS)
+        .filter(|&k| k != t && k != x && partner.counts[k] > 0)
+        .min_by(|&a, &b| surplus[a].partial_cmp(&surplus[b]).expect("finite"))
+    else {
+        return false;
+    };
+    failed.counts[x] -= 1;
+    failed.counts[y] += 1;
+    partner.counts[y] -= 1;
+    partner.counts[x] += 1;
+    true
 }
 
 /// Moves pieces between a failed block and a partner: one non-T each way, or a pair of T for two
@@ -231,7 +318,8 @@ fn swap(a: &mut Block, b: &mut Block, rng: &mut Pcg64) -> bool {
         let (Some(&x), Some(&y)) = (ka.choose(rng), kb.choose(rng)) else {
             continue;
         };
-        if x == y {
+        if x == y || (is_skew(y) && !is_skew(x)) {
+            // Never crowd the failed block (a) with more S and Z.
             continue;
         }
         a.counts[x] -= 1;
@@ -336,12 +424,24 @@ pub fn pack_box(
             let Some(j) = partner else { break };
             let (lo, hi) = (i.min(j), i.max(j));
             let (left, right) = blocks.split_at_mut(hi);
-            if swap(&mut left[lo], &mut right[0], &mut rng) {
+            let (failed_block, partner_block) = if i < j {
+                (&mut left[lo], &mut right[0])
+            } else {
+                (&mut right[0], &mut left[lo])
+            };
+            // Mostly directed moves, sometimes random ones so the repair cannot cycle.
+            let moved = if rng.gen_bool(0.7) {
+                directed_swap(failed_block, partner_block, &mut rng)
+                    || swap(failed_block, partner_block, &mut rng)
+            } else {
+                swap(failed_block, partner_block, &mut rng)
+            };
+            if moved {
                 solved[i] = None;
                 solved[j] = None;
             }
         }
-        node_limit = (node_limit * 3 / 2).min(400_000);
+        node_limit = (node_limit * 3 / 2).min(MAX_BLOCK_NODES);
         round += 1;
     }
     None
