@@ -225,6 +225,31 @@ fn cli_bad_input_is_one_line_and_exit_code_2() {
     }
 }
 
+/// Regression: a limit shorter than the safety margin (here 1 ms) made the deadline computation
+/// underflow and panic; it must still print a valid answer.
+#[test]
+fn cli_tiny_time_limit_still_answers() {
+    let exe = env!("CARGO_BIN_EXE_hextris");
+    let q = write_tmp(
+        "tiny.json",
+        r#"{"tick": 4, "payload": {"totems": [{"shape": "S"}, {"shape": "Z"}, {"shape": "T"}, {"shape": "O"}, {"shape": "I"}, {"shape": "J"}, {"shape": "L"}, {"shape": "T"}]}}"#,
+    );
+    let out = Command::new(exe)
+        .args(["pack", "totems"])
+        .arg(&q)
+        .args(["--time", "0.001"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bag = hextris::pack::totems::read_question(&q).unwrap();
+    let answer = parse_answer(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert!(validate(&bag, &answer).is_ok());
+}
+
 #[test]
 fn normalise_is_translation_invariant() {
     let o = Kind::S.orientations()[0];

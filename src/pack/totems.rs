@@ -327,7 +327,7 @@ fn run_inner(args: Args, start: Instant) -> Result<ExitCode, Error> {
         .num_threads(threads)
         .build_global();
     let limit = Duration::from_secs_f64(args.time);
-    let deadline = start + limit - safety_margin(limit);
+    let deadline = start + limit.saturating_sub(safety_margin(limit));
     let report = packer::solve(&question, deadline, args.seed);
     let answer = to_answer(&question, &report.packing);
     println!("{}", answer_json(&answer));
