@@ -20,9 +20,19 @@
 //! (the original program) returns, because the first optimal vector in that order is the one
 //! whose every prefix is the first prefix that can still be completed within H*.
 //!
-//! **Pruning.** A skyline is refused when its highest column exceeds H, or when the free area
-//! below H (the sum over columns of H minus the column height) is less than 4 cells per piece
-//! left, since every piece needs 4 cells and holes only waste area.
+//! **Pruning** (every test is a necessary condition, so no optimum is ever cut off):
+//! - the highest column exceeds H;
+//! - segment capacity: the free space below H splits into segments separated by columns already
+//!   at H; no piece straddles such a column, so a segment of area A holds at most A / 4 pieces,
+//!   and a one- or two-column segment only pieces having a rotation that narrow;
+//! - pits: a column k >= 2 below both neighbours can have its bottom cell filled without a hole
+//!   only by a piece with a column hanging k below its neighbours, one pit per piece; every other
+//!   pit leaves an empty cell below H, which the slack (free area minus 4 per piece) must absorb;
+//! - colourings (by x + y, by x, by y): each piece unbalances the two colours by an amount fixed
+//!   by its rotation and each empty cell by one, so the free region's imbalance must be within
+//!   the slack of a sum the remaining pieces can make (precomputed per depth).
+//!
+//! Coordinates: columns 0..W from the left, rows counted up from the floor.
 
 use super::{Placement, Problem, Solution, MAX_WIDTH};
 use rustc_hash::FxHashMap;
