@@ -14,10 +14,14 @@
 //! the box has no room for are taken from the blocks with the fewest holes, which spreads the
 //! slack. The bag is dealt to the blocks shape by shape, each piece to the block with the largest
 //! share of room left, so every block gets a balanced sample; T pieces are dealt in pairs so that
-//! blocks without holes get an even number (their parity condition). The blocks are then solved
-//! in parallel (rayon), each with a node limit; a block that fails swaps pieces with another
-//! block (a single non-T, or a pair of T for two non-T) and both are solved again, with a growing
-//! node limit, until every block is packed or the time is up.
+//! blocks without holes get an even number (their parity condition), and S and Z are dealt one
+//! right after the other so that no block is crowded with both (an 8x8 with 8 S and Z and no T is
+//! typically impossible). The blocks are then solved in parallel (rayon), each with a node limit;
+//! a block that fails swaps pieces with a random other block, mostly in the direction that evens
+//! them out (an S or Z for another shape, a pair of T into a block without T), sometimes at
+//! random, and both are solved again, with a node limit growing up to [`MAX_BLOCK_NODES`], until
+//! every block is packed or the time is up. Every swap keeps both blocks' piece counts and T
+//! parity.
 //!
 //! Everything random is drawn from a seeded PCG, so a run is reproducible except where the
 //! deadline cuts a search short (which box wins can then depend on the machine's speed).
