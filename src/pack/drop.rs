@@ -97,7 +97,7 @@ impl Piece {
         }
     }
 
-    /// The piece's rotations, decoded from [`Piece::pictures`].
+    /// The piece's rotations, decoded from the pictures of PUZZLES.md.
     pub fn rotations(self) -> Vec<Shape> {
         self.pictures()
             .iter()

@@ -112,7 +112,7 @@ impl Block {
 /// The most nodes one block search may use before its block is re-dealt. Balanced blocks are
 /// packed in a few thousand nodes; one that needs far more is usually impossible (proving that
 /// can take millions), so swapping pieces is the better use of the time.
-const MAX_BLOCK_NODES: u64 = 50_000;
+pub const MAX_BLOCK_NODES: u64 = 50_000;
 
 /// A block's place in the box before dealing: x, y, width, height, pieces it will hold.
 type Slot = (usize, usize, usize, usize, u32);
