@@ -100,6 +100,9 @@ fn pit_reach(m: &Move) -> u8 {
         .unwrap_or(0)
 }
 
+/// Memo entries (about 40 bytes each) kept before the memo is cleared: about 2 GB.
+pub const MAX_MEMO_ENTRIES: usize = 50_000_000;
+
 /// The two-colourings of the grid used for parity bounds.
 #[derive(Debug, Clone, Copy)]
 enum Colouring {
@@ -168,6 +171,10 @@ pub struct Searcher {
     reach: Vec<[Vec<bool>; 3]>,
     /// Offset of imbalance 0 in the `reach` tables (4 times the number of pieces).
     offset: i32,
+    /// Number of entries in all memo tables.
+    entries: usize,
+    /// The memo is cleared when it reaches this many entries (default [`MAX_MEMO_ENTRIES`]).
+    pub max_entries: usize,
     /// Number of decision-search nodes expanded (for benchmarks).
     pub nodes: u64,
 }
@@ -270,6 +277,8 @@ impl Searcher {
             moves,
             memo: (0..n).map(|_| FxHashMap::default()).collect(),
             buffers: (0..n).map(|_| Vec::new()).collect(),
+            entries: 0,
+            max_entries: MAX_MEMO_ENTRIES,
             nodes: 0,
         }
     }
@@ -353,9 +362,18 @@ impl Searcher {
         }
         self.buffers[depth] = kids;
         if !last {
-            let e = self.memo[depth].entry(key).or_insert(Bounds {
-                lower: 0,
-                upper: u8::MAX,
+            if self.entries >= self.max_entries {
+                // The memo is only a cache of proven bounds: dropping it costs time, never
+                // correctness, and keeps memory bounded on the hardest wide-well searches.
+                self.memo.iter_mut().for_each(|m| *m = FxHashMap::default());
+                self.entries = 0;
+            }
+            let e = self.memo[depth].entry(key).or_insert_with(|| {
+                self.entries += 1;
+                Bounds {
+                    lower: 0,
+                    upper: u8::MAX,
+                }
             });
             if found {
                 e.upper = e.upper.min(rel_limit);
@@ -595,6 +613,20 @@ mod tests {
             let seq: String = idx[..len].iter().map(|&i| Piece::ALL[i].letter()).collect();
             let p = Problem::new(&seq, width, rotations).unwrap();
             proptest::prop_assert_eq!(solve(&p), brute(&p), "{} width {} rotations {}", seq, width, rotations);
+        }
+    }
+
+    #[test]
+    fn a_tiny_memo_that_is_cleared_often_gives_the_same_answer() {
+        for (seq, w, r) in [
+            ("IOTSLJZI", 6, true),
+            ("TTTTTTTT", 6, true),
+            ("SZSZTLJO", 7, true),
+        ] {
+            let p = Problem::new(seq, w, r).unwrap();
+            let mut s = Searcher::new(&p);
+            s.max_entries = 16;
+            assert_eq!(s.solve(&p), solve(&p), "{seq}");
         }
     }
 
