@@ -1,17 +1,420 @@
-//! Puzzle `totems` of `../shared/pack/PUZZLES.md`: not implemented yet.
+//! Puzzle 4 of `../shared/pack/PUZZLES.md` (`hextris pack totems`): Coveo Blitz 2022. Pack the
+//! n totems of a question into a box as close to the best square as possible, within a time
+//! limit (one second by default, process start-up included).
+//!
+//! **Coordinates.** The server's: absolute cells (x, y), x to the right, **y up**, all >= 0; the
+//! box is measured from the origin (w = max x + 1, h = max y + 1, a = min, b = max) and the score
+//! is (10 n - a b) a / b. Every totem is a rotation of its shape, never a mirror image.
+//!
+//! **Pieces.** [`shapes`] (the shapes and their rotations), [`block`] (exact search in one block
+//! of at most 8 x 8), [`packer`] (boxes by decreasing score, large boxes cut into blocks solved in
+//! parallel), [`eval`] (random bags, each solved by a separate process whose wall time is
+//! measured).
+//!
+//! Invariant: every answer printed is valid (the packer ends with a trivial packing if nothing
+//! better was found in time), and its totems are listed in the question's order.
 
+pub mod block;
+pub mod eval;
+pub mod packer;
+pub mod shapes;
+
+use crate::error::Error;
+use serde::Serialize;
+use shapes::Kind;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The best possible score of each level 1..=10 (PUZZLES.md): boxes 1x4, 3x3, 4x4, 6x6, 8x8,
+/// 12x12, 16x16, 23x23, 32x32, 46x46.
+pub const BEST: [f64; 10] = [
+    1.5, 11.0, 24.0, 44.0, 96.0, 176.0, 384.0, 751.0, 1536.0, 3004.0,
+];
+
+/// The number of totems at a level (1..=10): 2^(level - 1).
+pub fn level_size(level: u32) -> usize {
+    1usize << (level - 1)
+}
+
+/// Reads a question file (`-` for standard input): `{"tick": N, "payload": {"totems":
+/// [{"shape": "I"}, ...]}}`.
+pub fn read_question(path: &Path) -> Result<Vec<Kind>, Error> {
+    let text = read_text(path)?;
+    parse_question(&text).map_err(|what| Error::invalid(path, what))
+}
+
+fn read_text(path: &Path) -> Result<String, Error> {
+    if path == Path::new("-") {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| Error::Io {
+            path: path.into(),
+            source: e,
+        })?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| Error::Io {
+            path: path.into(),
+            source: e,
+        })
+    }
+}
+
+/// Parses a question's text; the error says what is wrong.
+pub fn parse_question(text: &str) -> Result<Vec<Kind>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let totems = v
+        .get("payload")
+        .and_then(|p| p.get("totems"))
+        .and_then(|t| t.as_array())
+        .ok_or("expected {\"payload\": {\"totems\": [...]}}")?;
+    if totems.is_empty() {
+        return Err("no totems in payload.totems".into());
+    }
+    totems
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let name = t
+                .get("shape")
+                .and_then(|s| s.as_str())
+                .ok_or(format!("payload.totems[{i}]: no \"shape\" string"))?;
+            Kind::from_name(name).ok_or(format!(
+                "payload.totems[{i}]: unknown shape {name:?} (expected one of IJLOSTZ)"
+            ))
+        })
+        .collect()
+}
+
+/// One totem of an answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AnswerTotem {
+    pub shape: Kind,
+    pub coordinates: Vec<[i64; 2]>,
+}
+
+/// Turns a packing into the answer, totems in the question's order.
+pub fn to_answer(question: &[Kind], packing: &[block::Placed]) -> Vec<AnswerTotem> {
+    let mut pools: Vec<Vec<&block::Placed>> = vec![Vec::new(); shapes::KINDS];
+    for p in packing.iter().rev() {
+        pools[p.kind.index()].push(p);
+    }
+    question
+        .iter()
+        .map(|k| {
+            let p = pools[k.index()].pop().expect("the packing holds the bag");
+            AnswerTotem {
+                shape: *k,
+                coordinates: p.cells.iter().map(|&(x, y)| [x as i64, y as i64]).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The answer as the server wants it: `{"totems": [{"shape", "coordinates"}, ...]}`.
+pub fn answer_json(answer: &[AnswerTotem]) -> String {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        totems: &'a [AnswerTotem],
+    }
+    serde_json::to_string(&Out { totems: answer }).expect("plain structs serialise")
+}
+
+/// A totem as an answer gives it: its shape and its cells, not yet checked.
+pub type RawTotem = (Kind, Vec<(i64, i64)>);
+
+/// Parses an answer's text into totems (shape and raw coordinates).
+pub fn parse_answer(text: &str) -> Result<Vec<RawTotem>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    let totems = v
+        .get("totems")
+        .and_then(|t| t.as_array())
+        .ok_or("expected {\"totems\": [...]}")?;
+    totems
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let name = t
+                .get("shape")
+                .and_then(|s| s.as_str())
+                .ok_or(format!("totems[{i}]: no \"shape\" string"))?;
+            let kind =
+                Kind::from_name(name).ok_or(format!("totems[{i}]: unknown shape {name:?}"))?;
+            let coords = t
+                .get("coordinates")
+                .and_then(|c| c.as_array())
+                .ok_or(format!("totems[{i}]: no \"coordinates\" array"))?;
+            let cells = coords
+                .iter()
+                .map(|c| {
+                    let pair = c.as_array().filter(|a| a.len() == 2);
+                    let xy = pair.and_then(|a| Some((a[0].as_i64()?, a[1].as_i64()?)));
+                    xy.ok_or(format!("totems[{i}]: coordinate {c} is not [x, y]"))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok((kind, cells))
+        })
+        .collect()
+}
+
+/// Checks an answer against a question: the same multiset of shapes, each totem four cells
+/// forming a rotation of its shape, no negative coordinate, no overlap. Returns the box (w, h).
+pub fn validate(
+    question: &[Kind],
+    answer: &[(Kind, Vec<(i64, i64)>)],
+) -> Result<(usize, usize), String> {
+    let mut want = [0usize; shapes::KINDS];
+    question.iter().for_each(|k| want[k.index()] += 1);
+    let mut got = [0usize; shapes::KINDS];
+    answer.iter().for_each(|(k, _)| got[k.index()] += 1);
+    if want != got {
+        return Err(format!(
+            "the answer's shapes {} differ from the question's {}",
+            bag_string(&got),
+            bag_string(&want)
+        ));
+    }
+    let mut seen = HashSet::new();
+    let (mut w, mut h) = (0i64, 0i64);
+    for (i, (k, cells)) in answer.iter().enumerate() {
+        if cells.len() != 4 {
+            return Err(format!("totems[{i}]: {} cells, not 4", cells.len()));
+        }
+        for &(x, y) in cells {
+            if x < 0 || y < 0 {
+                return Err(format!("totems[{i}]: negative coordinate ({x}, {y})"));
+            }
+            if x > 1 << 20 || y > 1 << 20 {
+                return Err(format!("totems[{i}]: coordinate ({x}, {y}) out of range"));
+            }
+            if !seen.insert((x, y)) {
+                return Err(format!("totems[{i}]: cell ({x}, {y}) already used"));
+            }
+            w = w.max(x + 1);
+            h = h.max(y + 1);
+        }
+        let arr = [cells[0], cells[1], cells[2], cells[3]].map(|(x, y)| (x as i32, y as i32));
+        if !k.orientations().contains(&shapes::normalise(arr)) {
+            return Err(format!("totems[{i}]: cells are not a rotation of {k}"));
+        }
+    }
+    Ok((w as usize, h as usize))
+}
+
+fn bag_string(counts: &[usize; shapes::KINDS]) -> String {
+    Kind::ALL
+        .iter()
+        .filter(|k| counts[k.index()] > 0)
+        .map(|k| format!("{}{}", k, counts[k.index()]))
+        .collect::<Vec<_>>()
+        .join(",")
+}
 
 /// Command-line arguments of `hextris pack totems`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Arguments (not implemented yet).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    pub args: Vec<String>,
+    /// The server's question (JSON file, `-` for standard input).
+    pub question: Option<PathBuf>,
+    /// Wall-time limit in seconds, process start-up included.
+    #[arg(long, default_value_t = 1.0)]
+    pub time: f64,
+    /// Check an answer: prints its validity and score.
+    #[arg(long, num_args = 2, value_names = ["QUESTION", "ANSWER"])]
+    pub check: Option<Vec<PathBuf>>,
+    /// Evaluate a level (1..=10) over random bags, each solved by a separate process.
+    #[arg(long, value_name = "LEVEL")]
+    pub eval: Option<u32>,
+    /// Number of bags for --eval.
+    #[arg(long, default_value_t = 200)]
+    pub rounds: usize,
+    /// Seed of every random choice (the bags of --eval and the packer's tie-breaks).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print the boxes tried and the score on standard error.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// The time kept back from the limit for printing the answer and leaving the process.
+fn safety_margin(limit: Duration) -> Duration {
+    limit
+        .mul_f64(0.12)
+        .clamp(Duration::from_millis(5), Duration::from_millis(150))
 }
 
 /// Runs `hextris pack totems`.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("hextris pack totems: not implemented yet");
-    ExitCode::from(2)
+pub fn run(args: Args) -> ExitCode {
+    let start = Instant::now();
+    match run_inner(args, start) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("hextris pack totems: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_inner(args: Args, start: Instant) -> Result<ExitCode, Error> {
+    if !(args.time.is_finite() && args.time > 0.0 && args.time <= 3600.0) {
+        return Err(Error::Usage(format!(
+            "--time {}: expected seconds in (0, 3600]",
+            args.time
+        )));
+    }
+    if let Some(t) = args.threads {
+        if t == 0 {
+            return Err(Error::Usage("--threads 0: expected at least 1".into()));
+        }
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if let Some(files) = &args.check {
+        let question = read_question(&files[0])?;
+        let text = read_text(&files[1])?;
+        let answer = parse_answer(&text).map_err(|w| Error::invalid(&files[1], w))?;
+        return Ok(match validate(&question, &answer) {
+            Ok((w, h)) => {
+                let n = question.len();
+                let s = packer::score(n, w, h);
+                let best = best_for(n);
+                println!(
+                    "{}",
+                    serde_json::json!({"valid": true, "score": s, "width": w, "height": h,
+                        "optimal": best.is_some_and(|b| s >= b - 1e-9)})
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                println!("{}", serde_json::json!({"valid": false, "error": e}));
+                ExitCode::from(1)
+            }
+        });
+    }
+    if let Some(level) = args.eval {
+        if !(1..=10).contains(&level) {
+            return Err(Error::Usage(format!(
+                "--eval {level}: expected a level in 1..=10"
+            )));
+        }
+        if args.rounds == 0 {
+            return Err(Error::Usage("--rounds 0: expected at least 1".into()));
+        }
+        eval::run(&eval::Config {
+            level,
+            rounds: args.rounds,
+            seed: args.seed,
+            time: args.time,
+            threads,
+            verbose: args.verbose,
+        })?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(path) = &args.question else {
+        return Err(Error::Usage(
+            "expected QUESTION.json, --check QUESTION ANSWER or --eval LEVEL".into(),
+        ));
+    };
+    let question = read_question(path)?;
+    // A pool that already exists (a second call in one process) is kept as it is.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    let limit = Duration::from_secs_f64(args.time);
+    let deadline = start + limit.saturating_sub(safety_margin(limit));
+    let report = packer::solve(&question, deadline, args.seed);
+    let answer = to_answer(&question, &report.packing);
+    println!("{}", answer_json(&answer));
+    if args.verbose {
+        let (w, h) = packer::extent(&report.packing);
+        for (b, ok) in &report.tried {
+            eprintln!(
+                "box {}x{} (score {:.2}): {}",
+                b.a,
+                b.b,
+                b.score,
+                if *ok { "packed" } else { "not packed" }
+            );
+        }
+        eprintln!(
+            "n = {}, box {w}x{h}, score {:.2}, {:.3} s",
+            question.len(),
+            report.score,
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The best possible score for n totems when n is a level's size.
+pub fn best_for(n: usize) -> Option<f64> {
+    (1..=10u32)
+        .find(|&l| level_size(l) == n)
+        .map(|l| BEST[l as usize - 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn question_parsing_names_the_problem() {
+        let q = r#"{"tick": 1, "payload": {"totems": [{"shape": "I"}, {"shape": "T"}]}}"#;
+        assert_eq!(parse_question(q).unwrap(), vec![Kind::I, Kind::T]);
+        assert!(
+            parse_question(r#"{"payload": {"totems": [{"shape": "X"}]}}"#)
+                .unwrap_err()
+                .contains("unknown shape")
+        );
+        assert!(parse_question("{").unwrap_err().contains("JSON"));
+        assert!(parse_question(r#"{"payload": {}}"#).is_err());
+    }
+
+    #[test]
+    fn validate_rejects_mirrors_overlaps_and_wrong_bags() {
+        let q = vec![Kind::J];
+        // The server's J is valid; its mirror image (an L) is not a J.
+        let j = vec![(Kind::J, vec![(0, 0), (1, 0), (1, 1), (1, 2)])];
+        assert_eq!(validate(&q, &j), Ok((2, 3)));
+        let mirrored = vec![(Kind::J, vec![(0, 0), (1, 0), (0, 1), (0, 2)])];
+        assert!(validate(&q, &mirrored).is_err());
+        let q2 = vec![Kind::O, Kind::O];
+        let overlap = vec![
+            (Kind::O, vec![(0, 0), (1, 0), (0, 1), (1, 1)]),
+            (Kind::O, vec![(1, 0), (2, 0), (1, 1), (2, 1)]),
+        ];
+        assert!(validate(&q2, &overlap)
+            .unwrap_err()
+            .contains("already used"));
+        let wrong = vec![(Kind::I, vec![(0, 0), (0, 1), (0, 2), (0, 3)])];
+        assert!(validate(&q, &wrong).is_err());
+        let negative = vec![(Kind::J, vec![(-1, 0), (0, 0), (0, 1), (0, 2)])];
+        assert!(validate(&q, &negative).is_err());
+    }
+
+    #[test]
+    fn answers_round_trip_through_json_in_question_order() {
+        let q = vec![Kind::T, Kind::I, Kind::T, Kind::O];
+        let far = Instant::now() + Duration::from_secs(10);
+        let r = packer::solve(&q, far, 5);
+        let ans = to_answer(&q, &r.packing);
+        let shapes: Vec<Kind> = ans.iter().map(|a| a.shape).collect();
+        assert_eq!(shapes, q);
+        let parsed = parse_answer(&answer_json(&ans)).unwrap();
+        let (w, h) = validate(&q, &parsed).unwrap();
+        assert!((packer::score(4, w, h) - r.score).abs() < 1e-9);
+    }
+
+    #[test]
+    fn best_scores_match_level_sizes() {
+        assert_eq!(best_for(256), Some(1536.0));
+        assert_eq!(best_for(3), None);
+        assert_eq!(level_size(10), 512);
+    }
 }
