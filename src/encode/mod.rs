@@ -114,7 +114,7 @@ impl<'a> Encoder<'a> {
                 }
                 Mode::Dp => {
                     let mut bonus: Vec<i32> =
-                        used.iter().map(|&u| if u { 0 } else { 300 }).collect();
+                        self.table.phrases.iter().zip(&used).map(|(p, &u)| if u { 0 } else { p.first_use() }).collect();
                     let mut wval: Vec<i32> = self
                         .table
                         .words
@@ -184,18 +184,22 @@ impl<'a> Encoder<'a> {
         total
     }
 
-    /// Words holding a phrase not used yet first, then by power per descent, longer first.
+    /// Words holding a phrase not used yet first, the most valuable (the longest: see
+    /// [`Phrase::first_use`]) first; then by power per descent, longer first.
     fn greedy_order(&self, used: &[bool]) -> Vec<usize> {
         let ws = &self.table.words;
+        let value = |w: usize| ws[w].value(&self.table.phrases, used);
         let fresh = |w: usize| self.word_phrases[w].iter().any(|&p| !used[p]);
-        let density =
-            |w: usize| ws[w].value(&self.table.phrases, used) as f64 / ws[w].descents.max(1) as f64;
+        let density = |w: usize| value(w) as f64 / ws[w].descents.max(1) as f64;
         let mut order: Vec<usize> = (0..ws.len()).collect();
         order.sort_by(|&a, &b| {
-            fresh(b)
-                .cmp(&fresh(a))
-                .then(density(b).total_cmp(&density(a)))
-                .then(ws[b].text.len().cmp(&ws[a].text.len()))
+            fresh(b).cmp(&fresh(a)).then_with(|| {
+                if fresh(a) {
+                    value(b).cmp(&value(a))
+                } else {
+                    density(b).total_cmp(&density(a)).then(ws[b].text.len().cmp(&ws[a].text.len()))
+                }
+            })
         });
         order
     }

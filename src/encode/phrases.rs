@@ -81,6 +81,14 @@ impl Phrase {
     pub fn playable(&self, k: u8) -> bool {
         !self.geometry[0].repeats(k) && !self.geometry[1].repeats(k)
     }
+
+    /// What the encoders count a first use as worth: the 300 it scores, plus a priority that
+    /// grows with the square of the phrase's descents. A short phrase fits almost any unit's path
+    /// and can wait; a long one fits only while the board is nearly empty, so it must come first
+    /// (otherwise the first units spell several short phrases in the rows the long one needed).
+    pub fn first_use(&self) -> i32 {
+        300 + 4 * (self.descents * self.descents) as i32
+    }
 }
 
 /// Something the encoders spell in one go: a phrase, or a chain of overlapping copies of a
@@ -131,13 +139,24 @@ impl Word {
         !self.geometry[0].repeats(k) && !self.geometry[1].repeats(k)
     }
 
-    /// The power score the word adds, given which phrases are used already.
+    /// What the encoders count the word as worth, given which phrases are used already: the
+    /// power score of its occurrences, plus the first-use value ([`Phrase::first_use`]) of each
+    /// phrase it holds that is not used yet.
     pub fn value(&self, phrases: &[Phrase], used: &[bool]) -> i32 {
         self.counts
             .iter()
             .map(|&(p, n)| {
-                2 * phrases[p].text.len() as i32 * n as i32 + if used[p] { 0 } else { 300 }
+                let first = if used[p] { 0 } else { phrases[p].first_use() };
+                2 * phrases[p].text.len() as i32 * n as i32 + first
             })
+            .sum()
+    }
+
+    /// The power score the word adds (the first use of a phrase scoring 300).
+    pub fn score(&self, phrases: &[Phrase], used: &[bool]) -> i32 {
+        self.counts
+            .iter()
+            .map(|&(p, n)| 2 * phrases[p].text.len() as i32 * n as i32 + if used[p] { 0 } else { 300 })
             .sum()
     }
 }
@@ -286,9 +305,11 @@ mod tests {
             .expect("a chain of three");
         assert_eq!(chain.counts, vec![(1, 2)]);
         let used = vec![false; t.phrases.len()];
-        assert_eq!(chain.value(&t.phrases, &used), 300 + 28);
+        assert_eq!(chain.score(&t.phrases, &used), 300 + 28);
+        assert_eq!(chain.value(&t.phrases, &used), 300 + 4 * 25 + 28);
         let mut used = used;
         used[1] = true;
+        assert_eq!(chain.score(&t.phrases, &used), 28);
         assert_eq!(chain.value(&t.phrases, &used), 28);
         // "necronomicon" overlaps itself by its last letter; no other official phrase does.
         let nn = t
