@@ -5,6 +5,7 @@
 pub mod contest;
 pub mod score;
 pub mod solve;
+pub mod view;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -24,6 +25,12 @@ pub enum Command {
     Score(score::Args),
     /// Solve problems: the contest's JSON list of solutions on stdout (or --out).
     Solve(solve::Args),
+    /// Replay a solution in the terminal (piped: print its final board and status).
+    View(view::ViewArgs),
+    /// Play a problem by hand in the terminal; the solution JSON is written on quit.
+    Play(view::PlayArgs),
+    /// Draw the board at any step of a solution as an SVG picture.
+    Render(view::RenderArgs),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]
     Pack(crate::pack::PackCommand),
@@ -41,6 +48,9 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Score(a) => score::run(a),
         Command::Solve(a) => solve::run(a),
+        Command::View(a) => view::run_view(a),
+        Command::Play(a) => view::run_play(a),
+        Command::Render(a) => view::run_render(a),
         Command::Pack(cmd) => return crate::pack::run(cmd),
     };
     match result {
