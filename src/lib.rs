@@ -3,8 +3,8 @@
 //!
 //! The data flows one way: problem JSON -> [`engine`] (the rules) -> [`plan`] (placements) ->
 //! [`encode`] (command strings) -> [`solve`] (time limits, cores, best solutions) -> scorer and
-//! viewer in [`cli`]. The engine knows nothing of the modules that search; the [`pack`] puzzles
-//! share nothing with the hex game and live apart.
+//! viewer in [`cli`], which draws games with [`view`]. The engine knows nothing of the modules
+//! that search or draw; the [`pack`] puzzles share nothing with the hex game and live apart.
 
 pub mod cli;
 pub mod encode;
@@ -14,5 +14,6 @@ pub mod io;
 pub mod pack;
 pub mod plan;
 pub mod solve;
+pub mod view;
 
 pub use error::Error;

@@ -7,6 +7,7 @@ pub mod contest;
 pub mod phrases;
 pub mod score;
 pub mod solve;
+pub mod view;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -30,6 +31,12 @@ pub enum Command {
     Bench(bench::Args),
     /// Which phrases of power can be spelt on which problems, and why not.
     Phrases(phrases::Args),
+    /// Replay a solution in the terminal (piped: print its final board and status).
+    View(view::ViewArgs),
+    /// Play a problem by hand in the terminal; the solution JSON is written on quit.
+    Play(view::PlayArgs),
+    /// Draw the board at any step of a solution as an SVG picture.
+    Render(view::RenderArgs),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]
     Pack(crate::pack::PackCommand),
@@ -49,6 +56,9 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Phrases(a) => phrases::run(a),
+        Command::View(a) => view::run_view(a),
+        Command::Play(a) => view::run_play(a),
+        Command::Render(a) => view::run_render(a),
         Command::Pack(cmd) => return crate::pack::run(cmd),
     };
     match result {
