@@ -14,6 +14,7 @@ pub mod io;
 pub mod pack;
 pub mod plan;
 pub mod solve;
+pub mod store;
 pub mod view;
 
 pub use error::Error;

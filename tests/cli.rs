@@ -235,3 +235,43 @@ fn play_answers_within_its_time_limit_on_the_largest_problem() {
     assert!(wall < Duration::from_secs(3), "took {wall:?}");
     assert_eq!(answers(&o).len(), 51);
 }
+
+#[test]
+fn the_store_keeps_the_best_answer_per_seed_and_scores() {
+    let dir = std::env::temp_dir().join(format!("hextris-store-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = |attempts: &str| {
+        let o = hextris()
+            .args(["solve", "--attempts", attempts, "--store"])
+            .arg(&dir)
+            .arg(data("small.json"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    assert!(run("1").contains("store: problem 105: 2 new, 0 better, 0 kept"));
+    let first = std::fs::read_to_string(dir.join("problem_105.json")).unwrap();
+    // A run of the same attempts finds the same answers: nothing is better, the file stays.
+    assert!(run("1").contains("0 new, 0 better, 2 kept"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("problem_105.json")).unwrap(),
+        first
+    );
+    let o = hextris()
+        .args(["score", "--json", "--store"])
+        .arg(&dir)
+        .arg("-f")
+        .arg(data("small.json"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let entries: Vec<serde_json::Value> = serde_json::from_str(&first).unwrap();
+    let stored: u64 = entries.iter().map(|e| e["score"].as_u64().unwrap()).sum();
+    assert_eq!(v["problems"][0]["score"].as_u64().unwrap(), stored / 2);
+    assert!(entries
+        .iter()
+        .all(|e| e["found"].as_str().unwrap().ends_with('Z')));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

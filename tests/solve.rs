@@ -19,7 +19,12 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
     let prepared: Vec<Prepared> = problems.iter().map(Prepared::new).collect();
     let phrases = Phrases::official();
     // One planned game per seed, spelt by both encoders: every path of the pipeline runs.
-    let results = solve_attempts(&prepared, 1, &SolveConfig::new(phrases.clone()));
+    let results = solve_attempts(
+        &prepared,
+        1,
+        &SolveConfig::new(phrases.clone()),
+        &hextris::solve::Silent,
+    );
     let mut seeds = 0;
     for (p, r) in problems.iter().zip(&results) {
         assert_eq!(r.seeds.len(), p.distinct_seeds().len());

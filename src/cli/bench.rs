@@ -48,8 +48,14 @@ pub fn run(args: Args) -> Result<()> {
         let end =
             start + Duration::from_secs_f64(args.time) - crate::cli::contest::reserve(args.time);
         let probs: Vec<&Problem> = vec![problem];
-        let results =
-            crate::cli::solve::solve_on_pool(&probs, phrases.clone(), end, None, args.threads)?;
+        let results = crate::cli::solve::solve_on_pool(
+            &probs,
+            phrases.clone(),
+            end,
+            None,
+            args.threads,
+            &crate::solve::Silent,
+        )?;
         let r = &results[0];
         let n = r.seeds.len().max(1) as u64;
         let mv: u64 = r.seeds.iter().map(|s| s.move_score).sum::<u64>() / n;

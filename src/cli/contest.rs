@@ -85,7 +85,14 @@ pub fn main() -> ExitCode {
     let end = started + Duration::from_secs_f64(total) - reserve(total);
     let phrases = Phrases::new(args.phrases.iter().filter(|&p| !p.is_empty()).cloned());
     let refs: Vec<&Problem> = problems.iter().collect();
-    let results = match crate::cli::solve::solve_on_pool(&refs, phrases, end, None, args.cores) {
+    let results = match crate::cli::solve::solve_on_pool(
+        &refs,
+        phrases,
+        end,
+        None,
+        args.cores,
+        &crate::solve::Silent,
+    ) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("play_icfp2015: {e}");

@@ -5,6 +5,7 @@
 pub mod bench;
 pub mod contest;
 pub mod phrases;
+pub mod progress;
 pub mod score;
 pub mod solve;
 pub mod view;

@@ -13,7 +13,11 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The solution list (the contest's JSON output format).
-    pub solutions: PathBuf,
+    #[arg(required_unless_present = "store")]
+    pub solutions: Option<PathBuf>,
+    /// Score the entries of a best-solutions store instead of a solution list.
+    #[arg(long, value_name = "DIR", conflicts_with = "solutions")]
+    pub store: Option<PathBuf>,
     /// A problem file, or a folder of them (every *.json in it). Repeatable.
     #[arg(short = 'f', long = "file", required = true, value_name = "PROBLEM")]
     pub files: Vec<PathBuf>,
@@ -170,7 +174,11 @@ pub fn run(args: Args) -> Result<()> {
         .into_iter()
         .map(|(_, p)| p)
         .collect();
-    let solutions = read_solutions(&args.solutions)?;
+    let solutions = match (&args.solutions, &args.store) {
+        (Some(path), _) => read_solutions(path)?,
+        (None, Some(dir)) => crate::store::as_solutions(&crate::store::Store::open(dir)?.all()?),
+        (None, None) => unreachable!("clap requires one of them"),
+    };
     let (report, missing) = score_all(&problems, &solutions, &phrases);
     if !missing.is_empty() {
         eprintln!(

@@ -1,9 +1,11 @@
 //! `hextris solve`: solves problem files or folders and prints the contest's JSON list.
 
+use crate::cli::progress::Reporter;
 use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
-use crate::solve::{solve_attempts, solve_many, Prepared, ProblemResult, SolveConfig};
+use crate::solve::{solve_attempts, solve_many, Prepared, ProblemResult, Progress, SolveConfig};
+use crate::store::{Offer, Store};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -36,6 +38,10 @@ pub struct Args {
     /// Worker threads (default: all cores); 1 is the deterministic debugging path.
     #[arg(short = 'c', long = "threads")]
     pub threads: Option<usize>,
+    /// Keep the best solution per (problem, seed) in this folder: an entry is replaced only by
+    /// a better one (see `hextris score --store`).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
 }
 
 /// Runs `hextris solve`.
@@ -55,14 +61,32 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         Duration::from_secs_f64(args.time * problems.len() as f64)
     };
+    let store = args.store.as_deref().map(Store::open).transpose()?;
+    let reporter = Reporter::new(&problems);
     let results = solve_on_pool(
         &problems,
-        phrases,
+        phrases.clone(),
         started + budget,
         args.attempts,
         args.threads,
+        &reporter,
     )?;
+    reporter.finish();
     eprint!("{}", summary(&results));
+    if let Some(store) = &store {
+        for (p, r) in problems.iter().zip(&results) {
+            let answers = to_solutions(std::slice::from_ref(r));
+            let offers = store.offer(p, &phrases, &answers)?;
+            let count = |f: fn(&Offer) -> bool| offers.iter().filter(|o| f(o)).count();
+            eprintln!(
+                "store: problem {}: {} new, {} better, {} kept",
+                p.id,
+                count(|o| matches!(o, Offer::New { .. })),
+                count(|o| matches!(o, Offer::Better { .. })),
+                count(|o| matches!(o, Offer::Kept { .. }))
+            );
+        }
+    }
     let json = solutions_to_json(&to_solutions(&results));
     match &args.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
@@ -79,6 +103,7 @@ pub fn solve_on_pool(
     end: Instant,
     attempts: Option<u32>,
     threads: Option<usize>,
+    progress: &dyn Progress,
 ) -> Result<Vec<ProblemResult>> {
     let cfg = SolveConfig::new(phrases);
     for w in cfg.table.warnings() {
@@ -99,8 +124,8 @@ pub fn solve_on_pool(
     Ok(pool.install(|| {
         let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
         match attempts {
-            Some(n) => solve_attempts(&prepared, n.max(1), &cfg),
-            None => solve_many(&prepared, end, &cfg),
+            Some(n) => solve_attempts(&prepared, n.max(1), &cfg, progress),
+            None => solve_many(&prepared, end, &cfg, progress),
         }
     }))
 }

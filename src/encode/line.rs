@@ -131,6 +131,83 @@ pub fn values(job: &Job, words: &LineWords, wval: &[i32], v: &mut Vec<i32>) {
     }
 }
 
+/// The forward programme: `f[3 * i + heading]` is the best word value of a path from the
+/// unit's start to state `i`, arriving with that heading (`NEG` if none). One pass values every
+/// lock at once: the planner reads [`forward_at`] for each candidate.
+pub fn forward(job: &Job, words: &LineWords, wval: &[i32], f: &mut Vec<i32>) {
+    let sp = job.space;
+    f.clear();
+    f.resize(sp.states * 3, NEG);
+    let Some(i0) = sp
+        .index(job.start)
+        .filter(|_| sp.is_free(job.free, job.start))
+    else {
+        return;
+    };
+    f[3 * i0 + FRESH] = 0;
+    let at = |s: State| sp.index(s).filter(|_| sp.is_free(job.free, s));
+    for y in sp.rows_from(job.start.y) {
+        let parity = y.rem_euclid(2) as usize;
+        let xs: Vec<State> = sp.free_in_row(job.free, 0, y).collect();
+        let idx: Vec<usize> = xs.iter().map(|&s| sp.index(s).unwrap()).collect();
+        // Along the row: a first step either way from a fresh arrival, then on in that direction.
+        for k in 1..xs.len() {
+            if xs[k - 1].x == xs[k].x - 1 {
+                let from = f[3 * idx[k - 1] + EAST].max(f[3 * idx[k - 1] + FRESH]);
+                f[3 * idx[k] + EAST] = f[3 * idx[k] + EAST].max(from);
+            }
+        }
+        for k in (0..xs.len().saturating_sub(1)).rev() {
+            if xs[k + 1].x == xs[k].x + 1 {
+                let from = f[3 * idx[k + 1] + WEST].max(f[3 * idx[k + 1] + FRESH]);
+                f[3 * idx[k] + WEST] = f[3 * idx[k] + WEST].max(from);
+            }
+        }
+        // Down: descents arrive fresh; words arrive with their tail's heading.
+        for (k, &s) in xs.iter().enumerate() {
+            let here = [f[3 * idx[k]], f[3 * idx[k] + 1], f[3 * idx[k] + 2]];
+            let best = here.iter().copied().max().unwrap();
+            if best <= NEG {
+                continue;
+            }
+            for c in [Command::SW, Command::SE] {
+                if let Some(ni) = at(sp.step(s, c)) {
+                    f[3 * ni + FRESH] = f[3 * ni + FRESH].max(best);
+                }
+            }
+            for (w, &wv) in wval.iter().enumerate() {
+                let Some(end) = job.word_end(w, s) else {
+                    continue;
+                };
+                let from = (0..3)
+                    .filter(|&h| words.allowed(w, parity, h))
+                    .map(|h| here[h])
+                    .max()
+                    .unwrap_or(NEG);
+                if from > NEG {
+                    let e = 3 * sp.index(end).unwrap() + words.tail[w];
+                    f[e] = f[e].max(from + wv);
+                }
+            }
+        }
+    }
+}
+
+/// The best forward value of state `s`, whatever the heading (see [`forward`]).
+pub fn forward_at(job: &Job, f: &[i32], s: State) -> i32 {
+    job.space
+        .index(s)
+        .map_or(NEG, |i| f[3 * i].max(f[3 * i + 1]).max(f[3 * i + 2]))
+}
+
+/// The value of a fresh start at `s` (see [`values`]).
+pub fn value_at(job: &Job, v: &[i32], s: State) -> i32 {
+    job.space
+        .index(s)
+        .filter(|_| job.space.is_free(job.free, s))
+        .map_or(NEG, |i| v[3 * i])
+}
+
 /// The walk along the values: at each step the best action allowed from the unit's state,
 /// checked exactly against the visited positions, words only where they leave a way to the
 /// target. `None` when the start has no value (the caller falls back).

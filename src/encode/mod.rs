@@ -113,8 +113,13 @@ impl<'a> Encoder<'a> {
                     unit::greedy(&job, &b.comps, &order, &mut b.bfs)
                 }
                 Mode::Dp => {
-                    let mut bonus: Vec<i32> =
-                        self.table.phrases.iter().zip(&used).map(|(p, &u)| if u { 0 } else { p.first_use() }).collect();
+                    let mut bonus: Vec<i32> = self
+                        .table
+                        .phrases
+                        .iter()
+                        .zip(&used)
+                        .map(|(p, &u)| if u { 0 } else { p.first_use() })
+                        .collect();
                     let mut wval: Vec<i32> = self
                         .table
                         .words
@@ -197,7 +202,9 @@ impl<'a> Encoder<'a> {
                 if fresh(a) {
                     value(b).cmp(&value(a))
                 } else {
-                    density(b).total_cmp(&density(a)).then(ws[b].text.len().cmp(&ws[a].text.len()))
+                    density(b)
+                        .total_cmp(&density(a))
+                        .then(ws[b].text.len().cmp(&ws[a].text.len()))
                 }
             })
         });
@@ -205,28 +212,35 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// The phrase potential of locks, for the planner: the forward programme's value of reaching
-/// each lock from the spawn (see [`unit::Comps::forward`]), times `weight`, with the first-use
-/// bonus of every phrase counted, during the first `bonus_units` units of a game: the opening
-/// is where a long phrase not used yet is worth steering a unit deep for. Later locks get 0.
+/// The phrase potential of locks, for the planner, times `weight`. For a unit that cannot rotate,
+/// the exact value of spelling its way to each lock ([`line`]), all game long. For other units,
+/// during the first `bonus_units` units only (the opening, where a long phrase not used yet is
+/// worth steering a unit deep for), the forward programme's value of reaching each lock from the
+/// spawn with every phrase's first use counted (see [`unit::Comps::forward`]); later, 0.
 pub struct PhraseValuer<'e> {
     encoder: &'e Encoder<'e>,
     comps: Comps,
     weight: f64,
     bonus_units: usize,
     fresh: Vec<i32>,
+    used: Vec<i32>,
+    line: Vec<i32>,
 }
 
 impl<'e> PhraseValuer<'e> {
+    /// `bonus_units` may be 0: then only units that cannot rotate are valued.
     pub fn new(encoder: &'e Encoder<'e>, weight: f64, bonus_units: usize) -> PhraseValuer<'e> {
         let t = encoder.table;
         let none = vec![false; t.phrases.len()];
+        let all = vec![true; t.phrases.len()];
         PhraseValuer {
             encoder,
             comps: Comps::default(),
             weight,
             bonus_units,
             fresh: t.words.iter().map(|w| w.value(&t.phrases, &none)).collect(),
+            used: t.words.iter().map(|w| w.value(&t.phrases, &all)).collect(),
+            line: Vec::new(),
         }
     }
 }
@@ -242,12 +256,40 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out: &mut Vec<f64>,
     ) {
         out.clear();
+        let e = self.encoder;
+        let space = &e.tables.spaces[unit];
+        if space.k == 1 {
+            // A unit that cannot rotate has few states and its own exact programme: value each
+            // lock by what the unit can actually spell on its way there.
+            let wval = if step < self.bonus_units {
+                &self.fresh
+            } else {
+                &self.used
+            };
+            let job = Job {
+                space,
+                geometry: &e.geometry[unit],
+                words: &e.words,
+                free,
+                target: (u8::MAX, 0, 0),
+                start: space.spawn_state(),
+            };
+            let lw = line::LineWords::new(&job);
+            line::forward(&job, &lw, wval, &mut self.line);
+            out.extend(locks.iter().map(|l| {
+                let v = line::forward_at(&job, &self.line, l.state);
+                if v > unit::NEG {
+                    v as f64 * self.weight
+                } else {
+                    0.0
+                }
+            }));
+            return;
+        }
         if step >= self.bonus_units {
             // Past the opening, phrase potential follows depth, which the heuristic values.
             return;
         }
-        let e = self.encoder;
-        let space = &e.tables.spaces[unit];
         let job = Job {
             space,
             geometry: &e.geometry[unit],

@@ -156,7 +156,9 @@ impl Word {
     pub fn score(&self, phrases: &[Phrase], used: &[bool]) -> i32 {
         self.counts
             .iter()
-            .map(|&(p, n)| 2 * phrases[p].text.len() as i32 * n as i32 + if used[p] { 0 } else { 300 })
+            .map(|&(p, n)| {
+                2 * phrases[p].text.len() as i32 * n as i32 + if used[p] { 0 } else { 300 }
+            })
             .sum()
     }
 }

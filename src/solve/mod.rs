@@ -13,7 +13,7 @@
 //! depends only on how many attempts fit in the time; `Budget::Attempts` fixes that number).
 //! Deadlines are checked inside the planner and the encoder, unit by unit.
 
-use crate::encode::{Encoder, Mode, PhraseTable};
+use crate::encode::{Encoder, Mode, PhraseTable, PhraseValuer};
 use crate::engine::{evaluate, problem_score, Phrases, Problem};
 use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables, Weights, SYSTEMS};
 use rayon::prelude::*;
@@ -67,6 +67,9 @@ impl SolveConfig {
     }
 }
 
+/// Heuristic value of one point of phrase potential (see [`PhraseValuer`]).
+pub const PHRASE_WEIGHT: f64 = 0.2;
+
 /// The widest beam the solver uses (its memory grows with width x source length).
 pub const MAX_WIDTH: usize = 2048;
 
@@ -112,7 +115,23 @@ pub fn solve_seed(
             width,
             branch: width.clamp(1, 8),
         };
-        let plan = plan_beam(problem, tables, seed, &pc, shape, None);
+        // Phrase-aware placement: units that cannot rotate always (it is cheap and exact); the
+        // opening of the game on every other attempt (it is costly, and helps some games only).
+        let opening = if i % 2 == 1 {
+            (problem.source_length as usize / 10).max(4)
+        } else {
+            0
+        };
+        let mut valuer = PhraseValuer::new(&encoder, PHRASE_WEIGHT, opening);
+        let aware = spells && (opening > 0 || tables.spaces.iter().any(|s| s.k == 1));
+        let plan = plan_beam(
+            problem,
+            tables,
+            seed,
+            &pc,
+            shape,
+            aware.then_some(&mut valuer as _),
+        );
         let plan_time = t0.elapsed();
         let solution = encoder.encode(&plan, mode, deadline);
         let encode_time = t0.elapsed() - plan_time;
@@ -189,6 +208,20 @@ pub fn solve_seed(
     best
 }
 
+/// Receives news of the solver's progress, for progress bars and logs. Called from the worker
+/// threads.
+pub trait Progress: Sync {
+    /// A seed of `problems[problem]` is solved.
+    fn seed_done(&self, problem: usize, result: &SeedResult);
+}
+
+/// No news wanted.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn seed_done(&self, _: usize, _: &SeedResult) {}
+}
+
 /// A problem with its precomputed tables.
 pub struct Prepared<'p> {
     pub problem: &'p Problem,
@@ -226,7 +259,12 @@ pub struct ProblemResult {
 /// worker-seconds until `end` not yet promised to running tasks, times its weight over the
 /// weight of the tasks not started (capped at the time left). A task's weight is its problem's
 /// difficulty. A task that finishes early gives its promise back.
-pub fn solve_many(problems: &[Prepared], end: Instant, cfg: &SolveConfig) -> Vec<ProblemResult> {
+pub fn solve_many(
+    problems: &[Prepared],
+    end: Instant,
+    cfg: &SolveConfig,
+    progress: &dyn Progress,
+) -> Vec<ProblemResult> {
     let workers = rayon::current_num_threads().max(1);
     let mut tasks: Vec<(usize, u32)> = Vec::new();
     for (i, p) in problems.iter().enumerate() {
@@ -293,6 +331,7 @@ pub fn solve_many(problems: &[Prepared], end: Instant, cfg: &SolveConfig) -> Vec
                         r.score
                     );
                     }
+                    progress.seed_done(i, &r);
                     results
                         .lock()
                         .expect("no worker panics")
@@ -309,6 +348,7 @@ pub fn solve_attempts(
     problems: &[Prepared],
     attempts: u32,
     cfg: &SolveConfig,
+    progress: &dyn Progress,
 ) -> Vec<ProblemResult> {
     let mut tasks: Vec<(usize, u32)> = Vec::new();
     for (i, p) in problems.iter().enumerate() {
@@ -318,17 +358,16 @@ pub fn solve_attempts(
         .par_iter()
         .map(|&(i, seed)| {
             let p = &problems[i];
-            (
-                (i, seed),
-                solve_seed(
-                    p.problem,
-                    &p.tables,
-                    seed,
-                    Budget::Attempts(attempts),
-                    1,
-                    cfg,
-                ),
-            )
+            let r = solve_seed(
+                p.problem,
+                &p.tables,
+                seed,
+                Budget::Attempts(attempts),
+                1,
+                cfg,
+            );
+            progress.seed_done(i, &r);
+            ((i, seed), r)
         })
         .collect();
     collect(problems, results)

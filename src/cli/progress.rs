@@ -1,0 +1,97 @@
+//! Progress reports of `hextris solve` on stderr: bars (problem, seeds done, best score so far)
+//! when stderr is a terminal, plain lines when it is not.
+
+use crate::engine::Problem;
+use crate::solve::{Progress, SeedResult};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::Mutex;
+
+/// A progress reporter for a set of problems.
+pub enum Reporter {
+    Bars {
+        bars: Vec<ProgressBar>,
+        totals: Mutex<Vec<u64>>,
+        _multi: MultiProgress,
+    },
+    Lines {
+        done: Mutex<Vec<usize>>,
+        seeds: Vec<usize>,
+        ids: Vec<i64>,
+    },
+}
+
+impl Reporter {
+    /// Bars when stderr is a terminal, lines otherwise.
+    pub fn new(problems: &[&Problem]) -> Reporter {
+        let seeds: Vec<usize> = problems.iter().map(|p| p.distinct_seeds().len()).collect();
+        let ids: Vec<i64> = problems.iter().map(|p| p.id).collect();
+        if !std::io::stderr().is_terminal() {
+            return Reporter::Lines {
+                done: Mutex::new(vec![0; problems.len()]),
+                seeds,
+                ids,
+            };
+        }
+        let multi = MultiProgress::new();
+        let style = ProgressStyle::with_template(
+            "problem {prefix:>5} {bar:30} {pos:>3}/{len:3} seeds  {msg}",
+        )
+        .expect("a valid template");
+        let bars = ids
+            .iter()
+            .zip(&seeds)
+            .map(|(id, &n)| {
+                let b = multi.add(ProgressBar::new(n as u64));
+                b.set_style(style.clone());
+                b.set_prefix(id.to_string());
+                b
+            })
+            .collect();
+        Reporter::Bars {
+            bars,
+            totals: Mutex::new(vec![0; problems.len()]),
+            _multi: multi,
+        }
+    }
+
+    /// Ends the bars (they stay on screen).
+    pub fn finish(&self) {
+        if let Reporter::Bars { bars, .. } = self {
+            bars.iter().for_each(|b| b.finish());
+        }
+    }
+}
+
+impl Progress for Reporter {
+    fn seed_done(&self, problem: usize, r: &SeedResult) {
+        match self {
+            Reporter::Bars { bars, totals, .. } => {
+                let mut t = totals.lock().expect("no reporter panics");
+                t[problem] += r.score;
+                let b = &bars[problem];
+                b.inc(1);
+                b.set_message(format!(
+                    "best so far: {} in all, mean {}",
+                    t[problem],
+                    t[problem] / b.position().max(1)
+                ));
+            }
+            Reporter::Lines { done, seeds, ids } => {
+                let mut d = done.lock().expect("no reporter panics");
+                d[problem] += 1;
+                eprintln!(
+                    "problem {} seed {}: {} ({} move + {} power, {} games) [{}/{} seeds]",
+                    ids[problem],
+                    r.seed,
+                    r.score,
+                    r.move_score,
+                    r.power_score,
+                    r.attempts,
+                    d[problem],
+                    seeds[problem]
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! The best-solutions store: a folder with one JSON file per problem (`problem_<id>.json`), each
+//! a list of entries `{problemId, seed, tag, solution, score, found}` sorted by seed, holding the
+//! best solution found so far for each seed of that problem.
+//!
+//! A run offers its answers; an entry is replaced only by a strictly better one. Scores are never
+//! trusted from the file: the stored solution is scored again, with the run's phrases, before it
+//! is compared, so an entry scored under other phrases (or edited by hand) cannot block a better
+//! answer. Files are written atomically (a temporary file, then a rename), so an interrupted run
+//! leaves every file either as it was or fully updated.
+
+use crate::engine::{evaluate, Phrases, Problem};
+use crate::error::{Error, Result};
+use crate::io::{read_text, write_atomic, Solution};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One stored solution.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub problem_id: i64,
+    pub seed: u32,
+    pub tag: String,
+    pub solution: String,
+    /// Its score when it was stored.
+    pub score: u64,
+    /// When it was found, as an ISO 8601 UTC timestamp.
+    pub found: String,
+}
+
+/// What offering one answer did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// There was no entry for the seed.
+    New { score: u64 },
+    /// The answer beat the entry.
+    Better { old: u64, new: u64 },
+    /// The entry was as good or better; it stays.
+    Kept { stored: u64 },
+}
+
+/// A store folder.
+#[derive(Clone, Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating it if needed) a store folder.
+    pub fn open(dir: &Path) -> Result<Store> {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        Ok(Store {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    fn file(&self, problem_id: i64) -> PathBuf {
+        self.dir.join(format!("problem_{problem_id}.json"))
+    }
+
+    /// The entries of one problem (none if it has no file yet).
+    pub fn entries(&self, problem_id: i64) -> Result<Vec<Entry>> {
+        let path = self.file(problem_id);
+        if !path.exists() {
+            return Ok(Vec::new());
+        }
+        parse(&path)
+    }
+
+    /// Every entry of the store, problem files in natural order.
+    pub fn all(&self) -> Result<Vec<Entry>> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
+            .map_err(|source| Error::Io {
+                path: self.dir.clone(),
+                source,
+            })?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "json")
+                    && p.file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with("problem_"))
+            })
+            .collect();
+        files.sort_by(|a, b| crate::io::natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
+        let mut out = Vec::new();
+        for f in files {
+            out.extend(parse(&f)?);
+        }
+        Ok(out)
+    }
+
+    /// Offers answers for seeds of `problem`, scored with `phrases`; writes the problem's file
+    /// (atomically) if anything improved. Returns what happened to each answer, in order.
+    pub fn offer(
+        &self,
+        problem: &Problem,
+        phrases: &Phrases,
+        answers: &[Solution],
+    ) -> Result<Vec<Offer>> {
+        let mut entries = self.entries(problem.id)?;
+        let now = timestamp(std::time::SystemTime::now());
+        let mut changed = false;
+        let mut out = Vec::with_capacity(answers.len());
+        for a in answers {
+            let new = evaluate(problem, a.seed, &a.solution, phrases);
+            if new.end.is_error() {
+                // Never store an answer the evaluator rejects; report it as kept.
+                out.push(Offer::Kept { stored: 0 });
+                continue;
+            }
+            let entry = Entry {
+                problem_id: problem.id,
+                seed: a.seed,
+                tag: a.tag.clone().unwrap_or_default(),
+                solution: a.solution.clone(),
+                score: new.score,
+                found: now.clone(),
+            };
+            match entries.iter_mut().find(|e| e.seed == a.seed) {
+                None => {
+                    out.push(Offer::New { score: new.score });
+                    entries.push(entry);
+                    changed = true;
+                }
+                Some(e) => {
+                    let old = evaluate(problem, e.seed, &e.solution, phrases);
+                    let old_score = if old.end.is_error() { 0 } else { old.score };
+                    if new.score > old_score {
+                        out.push(Offer::Better {
+                            old: old_score,
+                            new: new.score,
+                        });
+                        *e = entry;
+                        changed = true;
+                    } else {
+                        out.push(Offer::Kept { stored: old_score });
+                    }
+                }
+            }
+        }
+        if changed {
+            entries.sort_by_key(|e| e.seed);
+            let mut text = String::from("[\n");
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(",\n");
+                }
+                text.push_str(&serde_json::to_string(e).expect("plain data serialises"));
+            }
+            text.push_str("\n]\n");
+            write_atomic(&self.file(problem.id), text.as_bytes())?;
+        }
+        Ok(out)
+    }
+}
+
+fn parse(path: &Path) -> Result<Vec<Entry>> {
+    let text = read_text(path)?;
+    serde_json::from_str(&text).map_err(|source| Error::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The entries as the contest's solution list.
+pub fn as_solutions(entries: &[Entry]) -> Vec<Solution> {
+    entries
+        .iter()
+        .map(|e| Solution {
+            problem_id: e.problem_id,
+            seed: e.seed,
+            tag: Some(e.tag.clone()),
+            solution: e.solution.clone(),
+        })
+        .collect()
+}
+
+/// An ISO 8601 UTC timestamp (seconds) of a system time.
+pub fn timestamp(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_civil_dates() {
+        let t = |s: u64| timestamp(std::time::UNIX_EPOCH + std::time::Duration::from_secs(s));
+        assert_eq!(t(0), "1970-01-01T00:00:00Z");
+        assert_eq!(t(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(t(1_438_992_000), "2015-08-08T00:00:00Z");
+        assert_eq!(t(1_795_000_000 + 3661), "2026-11-18T12:07:41Z");
+    }
+
+    #[test]
+    fn only_better_answers_replace_entries() {
+        let dir = std::env::temp_dir().join(format!("hextris-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir).unwrap();
+        let p = Problem::from_json(
+            r#"{"id":7,"width":5,"height":5,"filled":[],"sourceLength":3,"sourceSeeds":[0,1],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
+            Path::new("p"),
+        )
+        .unwrap();
+        let ph = Phrases::official();
+        let sol = |seed, s: &str| Solution {
+            problem_id: 7,
+            seed,
+            tag: Some(s.into()),
+            solution: s.into(),
+        };
+        let o = store.offer(&p, &ph, &[sol(0, "ei!"), sol(1, "")]).unwrap();
+        assert_eq!(o, vec![Offer::New { score: 306 }, Offer::New { score: 0 }]);
+        // Worse, equal, erroneous: kept. Better: replaced.
+        let o = store
+            .offer(&p, &ph, &[sol(0, "l"), sol(1, ""), sol(1, "bp")])
+            .unwrap();
+        assert_eq!(
+            o,
+            vec![
+                Offer::Kept { stored: 306 },
+                Offer::Kept { stored: 0 },
+                Offer::Kept { stored: 0 }
+            ]
+        );
+        let o = store.offer(&p, &ph, &[sol(0, "ei!lll")]).unwrap();
+        assert!(matches!(o[0], Offer::Better { old: 306, new } if new > 306));
+        let all = store.all().unwrap();
+        assert_eq!(
+            all.iter()
+                .map(|e| (e.seed, e.solution.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(0, "ei!lll"), (1, "")]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
