@@ -8,6 +8,7 @@ pub mod phrases;
 pub mod progress;
 pub mod score;
 pub mod solve;
+pub mod tune;
 pub mod view;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,8 @@ pub enum Command {
     Solve(solve::Args),
     /// Run every problem with the same budget and print the table of scores and times.
     Bench(bench::Args),
+    /// Tune a scoring system's weights on problems (held-out seeds reported apart).
+    Tune(tune::Args),
     /// Which phrases of power can be spelt on which problems, and why not.
     Phrases(phrases::Args),
     /// Replay a solution in the terminal (piped: print its final board and status).
@@ -57,6 +60,7 @@ pub fn main() -> ExitCode {
         Command::Solve(a) => solve::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Phrases(a) => phrases::run(a),
+        Command::Tune(a) => tune::run(a),
         Command::View(a) => view::run_view(a),
         Command::Play(a) => view::run_play(a),
         Command::Render(a) => view::run_render(a),

@@ -27,7 +27,7 @@ use crate::plan::bits;
 use crate::plan::{Bfs, LockKey, RowMask, State, UnitSpace};
 
 /// How many states along the row the dynamic programme's walk considers at each step.
-const SEARCH: usize = 4096;
+const SEARCH: usize = 512;
 
 /// Value of an impossible component in the dynamic programme.
 pub const NEG: i32 = i32::MIN / 4;

@@ -77,6 +77,15 @@ pub fn plan_beam(
             break;
         }
         let space = &tables.spaces[unit];
+        let width = if cfg
+            .narrow_at
+            .is_some_and(|t| std::time::Instant::now() >= t)
+        {
+            1
+        } else {
+            shape.width
+        };
+        let branch = if width == 1 { 1 } else { shape.branch };
         children.clear();
         let mut live = Vec::with_capacity(beam.len());
         for node in beam.drain(..) {
@@ -101,7 +110,7 @@ pub fn plan_beam(
                 let v = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
                 scored.push((v + extra.get(i).copied().unwrap_or(0.0), *lock));
             }
-            let keep = shape.branch.min(scored.len());
+            let keep = branch.min(scored.len());
             if keep < scored.len() {
                 scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
             }
@@ -119,12 +128,12 @@ pub fn plan_beam(
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = rustc_hash::FxHashSet::default();
         for &(value, parent, lock) in &children {
-            if beam.len() == shape.width {
+            if beam.len() == width {
                 break;
             }
             let mut sim = live[parent].sim.clone();
             sim.lock(problem, unit, lock.state);
-            if shape.width > 1 && !seen.insert(board_hash(&sim)) {
+            if width > 1 && !seen.insert(board_hash(&sim)) {
                 continue;
             }
             steps.push(Step {
@@ -195,6 +204,7 @@ mod tests {
             weights: Weights::system("low").unwrap(),
             rng_seed: 3,
             deadline: None,
+            narrow_at: None,
         };
         let g = plan_greedy(&p, &t, 5, &cfg);
         assert_eq!(

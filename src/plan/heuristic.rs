@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// Weights of the features; the score of a lock is their weighted sum (higher is better).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct Weights {
     /// Per move point the lock earns (size, lines, bonus).
     pub points: f64,
@@ -45,52 +45,58 @@ impl Default for Weights {
 /// The names of the compiled-in scoring systems.
 pub const SYSTEMS: [&str; 3] = ["low", "fill", "balanced"];
 
+/// The compiled-in scoring systems, as data: `hextris tune --out` rewrites this file.
+const SYSTEMS_JSON: &str = include_str!("weights.json");
+
+/// The compiled-in systems, parsed once.
+fn compiled() -> &'static std::collections::BTreeMap<String, Weights> {
+    static SYSTEMS: std::sync::OnceLock<std::collections::BTreeMap<String, Weights>> =
+        std::sync::OnceLock::new();
+    SYSTEMS.get_or_init(|| {
+        serde_json::from_str(SYSTEMS_JSON).expect("weights.json is valid (a test checks it)")
+    })
+}
+
 impl Weights {
     /// A named scoring system: `low` places units as low as possible and snug; `fill` favours
-    /// completing nearly-full rows; `balanced` sits between them.
+    /// completing nearly-full rows; `balanced` sits between them. Their weights are data
+    /// (`src/plan/weights.json`), compiled in.
     pub fn system(name: &str) -> Result<Weights> {
-        let w = match name {
-            "low" => Weights {
-                points: 0.02,
-                depth: 4.0,
-                row_fill: 1.0,
-                contact_filled: 0.6,
-                contact_wall: 0.4,
-                contact_floor: 0.6,
-                holes: -1.6,
-                transitions: -0.3,
-                noise: 0.05,
-            },
-            "fill" => Weights {
-                points: 0.05,
-                depth: 1.5,
-                row_fill: 4.0,
-                contact_filled: 0.5,
-                contact_wall: 0.3,
-                contact_floor: 0.5,
-                holes: -1.2,
-                transitions: -0.4,
-                noise: 0.05,
-            },
-            "balanced" => Weights {
-                points: 0.03,
-                depth: 2.5,
-                row_fill: 2.5,
-                contact_filled: 0.55,
-                contact_wall: 0.35,
-                contact_floor: 0.55,
-                holes: -1.4,
-                transitions: -0.35,
-                noise: 0.05,
-            },
-            other => {
-                return Err(Error::Usage(format!(
-                    "unknown scoring system {other:?} (known: {})",
-                    SYSTEMS.join(", ")
-                )))
-            }
-        };
-        Ok(w)
+        compiled().get(name).cloned().ok_or_else(|| {
+            Error::Usage(format!(
+                "unknown scoring system {name:?} (known: {})",
+                SYSTEMS.join(", ")
+            ))
+        })
+    }
+
+    /// The tunable weights as a vector (the noise amplitude is not tuned).
+    pub fn to_vec(&self) -> [f64; 8] {
+        [
+            self.points,
+            self.depth,
+            self.row_fill,
+            self.contact_filled,
+            self.contact_wall,
+            self.contact_floor,
+            self.holes,
+            self.transitions,
+        ]
+    }
+
+    /// The weights of [`Weights::to_vec`] put back, noise kept.
+    pub fn with_vec(&self, v: [f64; 8]) -> Weights {
+        Weights {
+            points: v[0],
+            depth: v[1],
+            row_fill: v[2],
+            contact_filled: v[3],
+            contact_wall: v[4],
+            contact_floor: v[5],
+            holes: v[6],
+            transitions: v[7],
+            noise: self.noise,
+        }
     }
 }
 
@@ -171,6 +177,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn compiled_systems_parse_and_match_the_list() {
+        let names: Vec<&str> = compiled().keys().map(|s| s.as_str()).collect();
+        let mut want = SYSTEMS.to_vec();
+        want.sort();
+        assert_eq!(names, want);
+        let w = Weights::system("low").unwrap();
+        assert_eq!(w.with_vec(w.to_vec()), w);
+    }
+
+    #[test]
     fn unknown_system_is_an_error() {
         assert!(Weights::system("nope")
             .unwrap_err()
@@ -244,8 +260,8 @@ mod tests {
         let text = serde_json::to_string(&w).unwrap();
         let back: Weights = serde_json::from_str(&text).unwrap();
         assert_eq!(w, back);
-        let partial: Weights = serde_json::from_str(r#"{"depth": 9.0}"#).unwrap();
-        assert_eq!(partial.depth, 9.0);
+        // Every weight must be given: a missing one is an error, not a silent zero.
+        assert!(serde_json::from_str::<Weights>(r#"{"depth": 9.0}"#).is_err());
         assert!(serde_json::from_str::<Weights>(r#"{"dept": 9.0}"#).is_err());
     }
 }

@@ -117,6 +117,9 @@ pub struct PlanConfig {
     pub rng_seed: u64,
     /// Stop planning (the plan ends early, still valid) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
+    /// Past this instant a beam narrows to its best partial game and finishes it greedily, so
+    /// that a wide search still ends with a whole game when time runs short.
+    pub narrow_at: Option<std::time::Instant>,
 }
 
 /// Lists the supported locks (see [`UnitSpace::locks`]) of the unit `unit` on `board` into

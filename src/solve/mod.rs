@@ -13,6 +13,8 @@
 //! depends only on how many attempts fit in the time; `Budget::Attempts` fixes that number).
 //! Deadlines are checked inside the planner and the encoder, unit by unit.
 
+pub mod tune;
+
 use crate::encode::{Encoder, Mode, PhraseTable, PhraseValuer};
 use crate::engine::{evaluate, problem_score, Phrases, Problem};
 use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables, Weights, SYSTEMS};
@@ -78,15 +80,20 @@ struct Attempt {
     result: SeedResult,
     plan_time: Duration,
     encode_time: Duration,
+    /// Units the plan placed.
+    units: usize,
+    /// The scoring system it used.
+    system: usize,
 }
 
 /// Solves one seed within its budget, running `lanes` attempts at a time on the current rayon
 /// pool. Always returns an answer (the quick one at worst).
 ///
 /// Attempt 0 is the quick answer: a greedy plan spelt by the greedy encoder. Later attempts plan
-/// with a beam four times wider each time (as wide as the time left allows: a beam costs about
-/// its width times a greedy plan), with the next scoring system and random seed, and spell with
-/// the DP encoder; once the width cannot grow, attempts repeat the widest that fits.
+/// with a beam four times wider each time (as wide as the time left allows, by a cost model of
+/// time per width per unit placed), with the next scoring system and random seed, and spell with
+/// the DP encoder; once the width cannot grow, attempts repeat the widest that fits. Should a
+/// beam run late anyway, it narrows to one partial game in time to finish and spell it.
 pub fn solve_seed(
     problem: &Problem,
     tables: &Tables,
@@ -103,27 +110,29 @@ pub fn solve_seed(
     let spells = !cfg.table.phrases.is_empty();
     let fast = if spells { Mode::Greedy } else { Mode::Plain };
     let slow = if spells { Mode::Dp } else { Mode::Plain };
-    let attempt = |i: u32, width: usize, mode: Mode| -> Attempt {
-        let (name, weights) = &cfg.systems[i as usize % cfg.systems.len()];
+    let attempt = |i: u32,
+                   system: usize,
+                   width: usize,
+                   mode: Mode,
+                   narrow_at: Option<Instant>|
+     -> Attempt {
+        let (name, weights) = &cfg.systems[system];
         let pc = PlanConfig {
             weights: weights.clone(),
             rng_seed: i as u64,
             deadline,
+            narrow_at,
         };
         let t0 = Instant::now();
         let shape = BeamShape {
             width,
             branch: width.clamp(1, 8),
         };
-        // Phrase-aware placement: units that cannot rotate always (it is cheap and exact); the
-        // opening of the game on every other attempt (it is costly, and helps some games only).
-        let opening = if i % 2 == 1 {
-            (problem.source_length as usize / 10).max(4)
-        } else {
-            0
-        };
-        let mut valuer = PhraseValuer::new(&encoder, PHRASE_WEIGHT, opening);
-        let aware = spells && (opening > 0 || tables.spaces.iter().any(|s| s.k == 1));
+        // Phrase-aware placement for units that cannot rotate: cheap and exact there. (Valuing
+        // the opening of other games by the forward programme costs several times a plan and
+        // showed no gain in the benchmark, so it is not used.)
+        let mut valuer = PhraseValuer::new(&encoder, PHRASE_WEIGHT, 0);
+        let aware = spells && tables.spaces.iter().any(|s| s.k == 1);
         let plan = plan_beam(
             problem,
             tables,
@@ -152,30 +161,50 @@ pub fn solve_seed(
             tag: format!("hextris {name}#{i} w{width} {mode}"),
             attempts: 1,
         };
+        if std::env::var_os("HEXTRIS_DEBUG").is_some() {
+            eprintln!(
+                "  problem {} seed {seed} attempt {i} w{width} {mode}: plan {:.3}s ({} units) encode {:.3}s score {}",
+                problem.id,
+                plan_time.as_secs_f64(),
+                plan.placements.len(),
+                encode_time.as_secs_f64(),
+                result.score
+            );
+        }
         Attempt {
             result,
             plan_time,
             encode_time,
+            units: plan.placements.len(),
+            system,
         }
     };
-    let quick = attempt(0, 1, fast);
-    // Cost model, updated as attempts finish: plan time per unit of width, encoding time.
-    let mut per_width = quick.plan_time.as_secs_f64();
+    let quick = attempt(0, 0, 1, fast, None);
+    // Per system: the widest beam it ran and its best score there.
+    let mut record: Vec<(usize, u64)> = vec![(0, 0); cfg.systems.len()];
+    record[0] = (1, quick.result.score);
+    let source = problem.source_length.max(1) as f64;
+    // Cost model, updated as attempts finish: plan time per width per unit placed, the units a
+    // game lasts, and the encoding time.
+    let mut per_unit = quick.plan_time.as_secs_f64() / quick.units.max(1) as f64;
+    let mut units = quick.units.max(1) as f64;
     let mut encode = quick.encode_time.as_secs_f64() * if spells { 3.0 } else { 1.0 };
     let mut best = quick.result;
     let mut done = 1u32;
     let mut width = 1usize;
     loop {
-        let next = match budget {
+        // A wider beam tends to survive longer: count on twice the units of the last games.
+        let expect = (units * 2.0).min(source);
+        let cost = |w: usize| per_unit * w as f64 * expect * 1.2 + encode;
+        let (next, n) = match budget {
             Budget::Attempts(n) => {
                 if done >= n {
                     break;
                 }
-                (width * 4).min(256)
+                ((width * 4).min(256), ((n - done) as usize).min(lanes))
             }
             Budget::Until(d) => {
                 let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-                let cost = |w: usize| per_width * w as f64 * 1.25 + encode;
                 let mut w = (width * 4).min(MAX_WIDTH);
                 while w > 1 && cost(w) > left {
                     w /= 2;
@@ -183,21 +212,39 @@ pub fn solve_seed(
                 if cost(w) > left {
                     break;
                 }
-                w
+                (w, lanes)
             }
         };
-        let n = match budget {
-            Budget::Attempts(n) => ((n - done) as usize).min(lanes),
-            Budget::Until(_) => lanes,
+        // Leave time to finish the game greedily and to spell it.
+        let narrow_at = deadline.map(|d| {
+            d - Duration::from_secs_f64(
+                (encode * 1.5 + per_unit * source * 1.5)
+                    .min(d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            )
+        });
+        // Narrow beams try every system in turn; from width 64 on, the beams are few and costly,
+        // so they go to the systems that did best at the widest beams they ran.
+        let systems: Vec<usize> = if next < 64 {
+            (done..done + n as u32)
+                .map(|i| i as usize % cfg.systems.len())
+                .collect()
+        } else {
+            let mut rank: Vec<usize> = (0..cfg.systems.len()).collect();
+            rank.sort_by_key(|&s| std::cmp::Reverse(record[s]));
+            (0..n).map(|j| rank[j % rank.len()]).collect()
         };
-        let round: Vec<Attempt> = (done..done + n as u32)
+        let round: Vec<Attempt> = (0..n)
             .into_par_iter()
-            .map(|i| attempt(i, next, slow))
+            .map(|j| attempt(done + j as u32, systems[j], next, slow, narrow_at))
             .collect();
         done += n as u32;
         width = next;
         for a in round {
-            per_width = per_width.max(a.plan_time.as_secs_f64() / next as f64);
+            let r = &mut record[a.system];
+            *r = (*r).max((next, a.result.score));
+            per_unit =
+                per_unit.max(a.plan_time.as_secs_f64() / (next as f64 * a.units.max(1) as f64));
+            units = units.max(a.units as f64);
             encode = encode.max(a.encode_time.as_secs_f64());
             if a.result.score > best.score {
                 best = a.result;

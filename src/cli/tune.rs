@@ -1,0 +1,135 @@
+//! `hextris tune`: tunes a scoring system's weights on problems with a fixed budget (a fixed
+//! beam width and number of rounds) and writes them as data. Games are split: problems with
+//! several seeds give their even-indexed seeds to training and their odd-indexed seeds to the
+//! held-out set; single-seed problems go alternately to one set and the other.
+
+use crate::error::{Error, Result};
+use crate::io::{load_problems, read_text, write_atomic};
+use crate::plan::Weights;
+use crate::solve::tune::{tune, Game, TuneConfig};
+use crate::solve::Prepared;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Arguments of `hextris tune`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Problem files or folders of them.
+    #[arg(required = true, value_name = "PROBLEM")]
+    pub problems: Vec<PathBuf>,
+    /// The system to start from (and to write).
+    #[arg(long, default_value = "low")]
+    pub system: String,
+    /// Beam width of every game.
+    #[arg(long, default_value_t = 8)]
+    pub width: usize,
+    /// Rounds of the evolution strategy.
+    #[arg(long, default_value_t = 8)]
+    pub rounds: usize,
+    /// Candidates per round.
+    #[arg(long, default_value_t = 6)]
+    pub population: usize,
+    /// Spread of the perturbations (log scale).
+    #[arg(long, default_value_t = 0.3)]
+    pub sigma: f64,
+    /// Seed of the tuner.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// At most this many training seeds per problem (and as many held out).
+    #[arg(long, default_value_t = 3)]
+    pub seeds_per_problem: usize,
+    /// The weights file to update (a JSON map from system name to weights), e.g.
+    /// src/plan/weights.json for the compiled-in defaults. Without it, the weights are printed.
+    #[arg(short = 'o', long = "out")]
+    pub out: Option<PathBuf>,
+    /// A phrase of power (repeatable); the 18 official ones by default.
+    #[arg(
+        short = 'p',
+        long = "phrase",
+        value_name = "PHRASE",
+        allow_hyphen_values = true
+    )]
+    pub phrases: Vec<String>,
+}
+
+/// Runs `hextris tune`.
+pub fn run(args: Args) -> Result<()> {
+    let start = Weights::system(&args.system)?;
+    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let loaded = load_problems(&args.problems)?;
+    let prepared: Vec<Prepared> = loaded.iter().map(|(_, p)| Prepared::new(p)).collect();
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let mut single = 0;
+    for p in &prepared {
+        let seeds = p.problem.distinct_seeds();
+        if seeds.len() == 1 {
+            let set = if single % 2 == 0 {
+                &mut train
+            } else {
+                &mut held
+            };
+            set.push(Game {
+                problem: p,
+                seed: seeds[0],
+            });
+            single += 1;
+            continue;
+        }
+        for (i, &s) in seeds.iter().enumerate().take(2 * args.seeds_per_problem) {
+            let set = if i % 2 == 0 { &mut train } else { &mut held };
+            set.push(Game {
+                problem: p,
+                seed: s,
+            });
+        }
+    }
+    let describe = |games: &[Game]| {
+        games
+            .iter()
+            .map(|g| format!("{}/{}", g.problem.problem.id, g.seed))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    eprintln!("training games (problem/seed): {}", describe(&train));
+    eprintln!("held-out games: {}", describe(&held));
+    let cfg = TuneConfig {
+        width: args.width.max(1),
+        rounds: args.rounds,
+        population: args.population.max(1),
+        sigma: args.sigma,
+        rng_seed: args.seed,
+    };
+    let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
+        eprintln!("{line}")
+    });
+    eprintln!(
+        "{}: training {:.4}, held out {:.4} (1.0 = the starting weights)",
+        args.system, tuned.train, tuned.held_out
+    );
+    let json = serde_json::to_string(&tuned.weights).expect("plain data serialises");
+    match &args.out {
+        None => println!("{json}"),
+        Some(path) => {
+            let mut map: BTreeMap<String, Weights> = if path.exists() {
+                serde_json::from_str(&read_text(path)?).map_err(|source| Error::Json {
+                    path: path.clone(),
+                    source,
+                })?
+            } else {
+                BTreeMap::new()
+            };
+            map.insert(args.system.clone(), tuned.weights);
+            let mut text = String::from("{\n");
+            for (i, (name, w)) in map.iter().enumerate() {
+                let line = serde_json::to_string(w).expect("plain data serialises");
+                text.push_str(&format!(
+                    "  {name:?}: {line}{}\n",
+                    if i + 1 < map.len() { "," } else { "" }
+                ));
+            }
+            text.push_str("}\n");
+            write_atomic(path, text.as_bytes())?;
+        }
+    }
+    Ok(())
+}

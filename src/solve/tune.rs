@@ -1,0 +1,162 @@
+//! Tuning the heuristic weights: a seeded (1 + lambda) evolution strategy on a training set of
+//! (problem, seed) games, each candidate judged by the score of whole games (planned with a
+//! fixed beam, spelt by the greedy encoder) relative to the starting weights' score on the same
+//! game, so that large and small problems weigh alike. A held-out set of games is scored with the
+//! same measure, before and after, and never used to choose.
+
+use super::Prepared;
+use crate::encode::{Encoder, Mode, PhraseTable};
+use crate::engine::{evaluate, Phrases};
+use crate::plan::{plan_beam, BeamShape, PlanConfig, Weights};
+use rand::{Rng, SeedableRng};
+use rand_distr_lite::normal;
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+
+/// One game to judge weights on.
+#[derive(Clone, Copy)]
+pub struct Game<'a, 'p> {
+    pub problem: &'a Prepared<'p>,
+    pub seed: u32,
+}
+
+/// Options of the tuner.
+#[derive(Clone, Debug)]
+pub struct TuneConfig {
+    /// Beam width of the games.
+    pub width: usize,
+    /// Rounds of the strategy.
+    pub rounds: usize,
+    /// Candidates per round.
+    pub population: usize,
+    /// Spread of the multiplicative perturbations (log scale).
+    pub sigma: f64,
+    /// Seed of the tuner's random numbers.
+    pub rng_seed: u64,
+}
+
+/// What a tuning run found.
+#[derive(Clone, Debug)]
+pub struct Tuned {
+    pub weights: Weights,
+    /// Mean relative score on the training games (1.0 = the starting weights).
+    pub train: f64,
+    /// The same on the held-out games.
+    pub held_out: f64,
+    /// The training score after each round.
+    pub history: Vec<f64>,
+}
+
+/// Scores of `weights` on each game.
+pub fn scores(
+    weights: &Weights,
+    games: &[Game],
+    table: &PhraseTable,
+    phrases: &Phrases,
+    width: usize,
+) -> Vec<u64> {
+    games
+        .par_iter()
+        .map(|g| {
+            let p = g.problem;
+            let cfg = PlanConfig {
+                weights: weights.clone(),
+                rng_seed: 0,
+                deadline: None,
+                narrow_at: None,
+            };
+            let plan = plan_beam(
+                p.problem,
+                &p.tables,
+                g.seed,
+                &cfg,
+                BeamShape {
+                    width,
+                    branch: width.min(8),
+                },
+                None,
+            );
+            let text = Encoder::new(p.problem, &p.tables, table).encode(&plan, Mode::Greedy, None);
+            evaluate(p.problem, g.seed, &text, phrases).score
+        })
+        .collect()
+}
+
+fn relative(scores: &[u64], base: &[u64]) -> f64 {
+    let n = scores.len().max(1) as f64;
+    scores
+        .iter()
+        .zip(base)
+        .map(|(&s, &b)| s as f64 / b.max(1) as f64)
+        .sum::<f64>()
+        / n
+}
+
+/// Tunes `start` on `train`, reporting `held_out` too. `log` receives one line per round.
+pub fn tune(
+    start: &Weights,
+    train: &[Game],
+    held_out: &[Game],
+    phrases: &Phrases,
+    cfg: &TuneConfig,
+    mut log: impl FnMut(&str),
+) -> Tuned {
+    let table = PhraseTable::new(phrases);
+    let base_train = scores(start, train, &table, phrases, cfg.width);
+    let base_held = scores(start, held_out, &table, phrases, cfg.width);
+    let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
+    let mut best = start.clone();
+    let mut best_score = 1.0;
+    let mut history = Vec::with_capacity(cfg.rounds);
+    for round in 0..cfg.rounds {
+        let parent = best.to_vec();
+        let candidates: Vec<Weights> = (0..cfg.population)
+            .map(|_| {
+                let mut v = parent;
+                for x in v.iter_mut() {
+                    // Multiplicative steps keep each weight's sign; now and then a weight near
+                    // zero is nudged so that it can grow again.
+                    *x *= (cfg.sigma * normal(&mut rng)).exp();
+                    if x.abs() < 1e-3 && rng.gen_bool(0.2) {
+                        *x = 0.01 * normal(&mut rng);
+                    }
+                }
+                best.with_vec(v)
+            })
+            .collect();
+        for c in candidates {
+            let s = relative(&scores(&c, train, &table, phrases, cfg.width), &base_train);
+            if s > best_score {
+                best_score = s;
+                best = c;
+            }
+        }
+        history.push(best_score);
+        log(&format!(
+            "round {}: training score {:.4}",
+            round + 1,
+            best_score
+        ));
+    }
+    let held = relative(
+        &scores(&best, held_out, &table, phrases, cfg.width),
+        &base_held,
+    );
+    Tuned {
+        weights: best,
+        train: best_score,
+        held_out: held,
+        history,
+    }
+}
+
+/// A standard normal deviate without another dependency (Box-Muller).
+mod rand_distr_lite {
+    use rand::Rng;
+
+    pub fn normal(rng: &mut impl Rng) -> f64 {
+        let u1: f64 = rng.gen_range(f64::EPSILON..1.0);
+        let u2: f64 = rng.gen();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+}
