@@ -247,14 +247,14 @@ mod tests {
                 Offer::Kept { stored: 0 }
             ]
         );
-        let o = store.offer(&p, &ph, &[sol(0, "ei!lll")]).unwrap();
+        let o = store.offer(&p, &ph, &[sol(0, "ei!llll")]).unwrap();
         assert!(matches!(o[0], Offer::Better { old: 306, new } if new > 306));
         let all = store.all().unwrap();
         assert_eq!(
             all.iter()
                 .map(|e| (e.seed, e.solution.as_str()))
                 .collect::<Vec<_>>(),
-            vec![(0, "ei!lll"), (1, "")]
+            vec![(0, "ei!llll"), (1, "")]
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
