@@ -17,14 +17,11 @@ pub struct Args {
     /// Seconds per problem, as `play_icfp2015 -t` would get for a run of that problem alone.
     #[arg(short = 't', long = "time", default_value_t = 10.0)]
     pub time: f64,
-    /// A phrase of power (repeatable); the 18 official ones by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
+    /// Spell no phrase at all (the move score alone, as play_icfp2015 without -p).
+    #[arg(long, conflicts_with = "phrases")]
+    pub no_phrases: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'c', long = "threads")]
     pub threads: Option<usize>,
@@ -36,7 +33,11 @@ pub struct Args {
 /// Runs `hextris bench`.
 pub fn run(args: Args) -> Result<()> {
     let loaded = load_problems(&args.problems)?;
-    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases = if args.no_phrases {
+        crate::engine::Phrases::new(Vec::<String>::new())
+    } else {
+        args.phrases.get()?
+    };
     println!(
         "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
         "problem", "seeds", "move", "power", "score", "time"

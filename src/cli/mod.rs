@@ -46,6 +46,31 @@ pub enum Command {
     Pack(crate::pack::PackCommand),
 }
 
+/// The phrases of power a command spells or counts: `-p` (repeatable), or the 18 official ones.
+#[derive(Debug, clap::Args)]
+pub struct PhraseArgs {
+    /// A phrase of power (repeatable; quotes are part of the phrase); the 18 official ones by
+    /// default.
+    #[arg(
+        short = 'p',
+        long = "phrase",
+        value_name = "PHRASE",
+        allow_hyphen_values = true
+    )]
+    pub phrases: Vec<String>,
+}
+
+impl PhraseArgs {
+    /// The phrase list: the ones given, or the official ones when none is.
+    pub fn get(&self) -> crate::error::Result<crate::engine::Phrases> {
+        score::phrases_from_args(&self.phrases)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.phrases.is_empty()
+    }
+}
+
 /// Prints an error once and returns exit code 2.
 pub fn fail(program: &str, e: &crate::Error) -> ExitCode {
     eprintln!("{program}: {e}");

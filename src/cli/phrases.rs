@@ -12,19 +12,13 @@ pub struct Args {
     /// Problem files or folders of them.
     #[arg(required = true, value_name = "PROBLEM")]
     pub problems: Vec<PathBuf>,
-    /// A phrase of power (repeatable); the 18 official ones by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
 }
 
 /// Runs `hextris phrases`: per problem, the phrases no unit can spell, with the reason.
 pub fn run(args: Args) -> Result<()> {
-    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases = args.phrases.get()?;
     let table = PhraseTable::new(&phrases);
     for w in table.warnings() {
         println!("{w}");

@@ -21,9 +21,8 @@ pub struct Args {
     /// A problem file, or a folder of them (every *.json in it). Repeatable.
     #[arg(short = 'f', long = "file", required = true, value_name = "PROBLEM")]
     pub files: Vec<PathBuf>,
-    /// A phrase of power to count (repeatable); the 18 official phrases by default.
-    #[arg(short = 'p', long = "phrase", value_name = "PHRASE")]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -169,7 +168,7 @@ pub fn phrases_from_args(args: &[String]) -> Result<Phrases> {
 
 /// Runs `hextris score`.
 pub fn run(args: Args) -> Result<()> {
-    let phrases = phrases_from_args(&args.phrases)?;
+    let phrases = args.phrases.get()?;
     let problems: Vec<Problem> = load_problems(&args.files)?
         .into_iter()
         .map(|(_, p)| p)

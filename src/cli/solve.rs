@@ -27,14 +27,8 @@ pub struct Args {
     /// Write the JSON list to this file (atomically) instead of stdout.
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
-    /// A phrase of power to spell and count (repeatable); the 18 official ones by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
     /// Worker threads (default: all cores); 1 is the deterministic debugging path.
     #[arg(short = 'c', long = "threads")]
     pub threads: Option<usize>,
@@ -54,7 +48,7 @@ pub fn run(args: Args) -> Result<()> {
         )));
     }
     let loaded = load_problems(&args.problems)?;
-    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases = args.phrases.get()?;
     let problems: Vec<&Problem> = loaded.iter().map(|(_, p)| p).collect();
     let budget = if args.total {
         Duration::from_secs_f64(args.time)

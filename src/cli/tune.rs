@@ -35,6 +35,9 @@ pub struct Args {
     /// Seed of the tuner.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Games per (problem, seed), with different random tie-breaks (their mean counts).
+    #[arg(long, default_value_t = 2)]
+    pub repeats: u32,
     /// At most this many training seeds per problem (and as many held out).
     #[arg(long, default_value_t = 3)]
     pub seeds_per_problem: usize,
@@ -42,20 +45,14 @@ pub struct Args {
     /// src/plan/weights.json for the compiled-in defaults. Without it, the weights are printed.
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
-    /// A phrase of power (repeatable); the 18 official ones by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
 }
 
 /// Runs `hextris tune`.
 pub fn run(args: Args) -> Result<()> {
     let start = Weights::system(&args.system)?;
-    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases = args.phrases.get()?;
     let loaded = load_problems(&args.problems)?;
     let prepared: Vec<Prepared> = loaded.iter().map(|(_, p)| Prepared::new(p)).collect();
     let (mut train, mut held) = (Vec::new(), Vec::new());
@@ -98,6 +95,7 @@ pub fn run(args: Args) -> Result<()> {
         population: args.population.max(1),
         sigma: args.sigma,
         rng_seed: args.seed,
+        repeats: args.repeats,
     };
     let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
         eprintln!("{line}")

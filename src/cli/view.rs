@@ -57,14 +57,8 @@ pub struct ViewArgs {
     /// Playback speed, in commands per second (+ and - change it while viewing).
     #[arg(long, default_value_t = 20)]
     pub speed: u32,
-    /// A phrase of power to count (repeatable); the 18 official phrases by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
 }
 
 /// Arguments of `hextris render`.
@@ -85,14 +79,8 @@ pub struct RenderArgs {
     /// The SVG file to write (atomically).
     #[arg(long, value_name = "FILE")]
     pub svg: PathBuf,
-    /// A phrase of power to count (repeatable); the 18 official phrases by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
 }
 
 /// Arguments of `hextris play`.
@@ -110,14 +98,8 @@ pub struct PlayArgs {
     /// Colour: auto (unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
-    /// A phrase of power to count (repeatable); the 18 official phrases by default.
-    #[arg(
-        short = 'p',
-        long = "phrase",
-        value_name = "PHRASE",
-        allow_hyphen_values = true
-    )]
-    pub phrases: Vec<String>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
 }
 
 /// The entry of a solution list to show: the last one for the problem and the seed (by default
@@ -234,7 +216,7 @@ fn check_step(step: Option<usize>, replay: &Replay) -> Result<()> {
 
 /// Runs `hextris view`.
 pub fn run_view(args: ViewArgs) -> Result<()> {
-    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases = args.phrases.get()?;
     let loaded = load(&args.file, &args.solutions, args.seed)?;
     let replay = Replay::load(
         &loaded.problem,
@@ -264,7 +246,7 @@ pub fn run_view(args: ViewArgs) -> Result<()> {
 
 /// Runs `hextris render`.
 pub fn run_render(args: RenderArgs) -> Result<()> {
-    let phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases = args.phrases.get()?;
     let loaded = load(&args.file, &args.solutions, args.seed)?;
     let replay = Replay::load(
         &loaded.problem,
@@ -280,7 +262,7 @@ pub fn run_render(args: RenderArgs) -> Result<()> {
 
 /// Runs `hextris play`.
 pub fn run_play(args: PlayArgs) -> Result<()> {
-    let phrases: Phrases = crate::cli::score::phrases_from_args(&args.phrases)?;
+    let phrases: Phrases = args.phrases.get()?;
     let problem = load_problem(&args.file)?;
     let seed = match args.seed {
         Some(s) if !problem.seeds.contains(&s) => {

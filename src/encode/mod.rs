@@ -212,14 +212,14 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// The phrase potential of locks, for the planner, times `weight`. For a unit that cannot rotate,
-/// the exact value of spelling its way to each lock ([`line`]), all game long. For other units,
-/// during the first `bonus_units` units only (the opening, where a long phrase not used yet is
-/// worth steering a unit deep for), the forward programme's value of reaching each lock from the
-/// spawn with every phrase's first use counted (see [`unit::Comps::forward`]); later, 0.
+/// The phrase potential of locks, for the planner: for a unit that cannot rotate, the value of
+/// spelling its way to each lock (the forward programme of [`line`], exact up to the visited
+/// positions), times `weight`. The first use of each phrase counts during the first
+/// `bonus_units` units. Units that can rotate get nothing: their phrase potential follows the
+/// depth of the lock, which the heuristic values already (a forward programme over their row
+/// components cost several plans' time and showed no gain in the benchmark).
 pub struct PhraseValuer<'e> {
     encoder: &'e Encoder<'e>,
-    comps: Comps,
     weight: f64,
     bonus_units: usize,
     fresh: Vec<i32>,
@@ -228,18 +228,18 @@ pub struct PhraseValuer<'e> {
 }
 
 impl<'e> PhraseValuer<'e> {
-    /// `bonus_units` may be 0: then only units that cannot rotate are valued.
     pub fn new(encoder: &'e Encoder<'e>, weight: f64, bonus_units: usize) -> PhraseValuer<'e> {
         let t = encoder.table;
-        let none = vec![false; t.phrases.len()];
-        let all = vec![true; t.phrases.len()];
+        let values = |used: bool| -> Vec<i32> {
+            let u = vec![used; t.phrases.len()];
+            t.words.iter().map(|w| w.value(&t.phrases, &u)).collect()
+        };
         PhraseValuer {
             encoder,
-            comps: Comps::default(),
             weight,
             bonus_units,
-            fresh: t.words.iter().map(|w| w.value(&t.phrases, &none)).collect(),
-            used: t.words.iter().map(|w| w.value(&t.phrases, &all)).collect(),
+            fresh: values(false),
+            used: values(true),
             line: Vec::new(),
         }
     }
@@ -258,53 +258,29 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out.clear();
         let e = self.encoder;
         let space = &e.tables.spaces[unit];
-        if space.k == 1 {
-            // A unit that cannot rotate has few states and its own exact programme: value each
-            // lock by what the unit can actually spell on its way there.
-            let wval = if step < self.bonus_units {
-                &self.fresh
-            } else {
-                &self.used
-            };
-            let job = Job {
-                space,
-                geometry: &e.geometry[unit],
-                words: &e.words,
-                free,
-                target: (u8::MAX, 0, 0),
-                start: space.spawn_state(),
-            };
-            let lw = line::LineWords::new(&job);
-            line::forward(&job, &lw, wval, &mut self.line);
-            out.extend(locks.iter().map(|l| {
-                let v = line::forward_at(&job, &self.line, l.state);
-                if v > unit::NEG {
-                    v as f64 * self.weight
-                } else {
-                    0.0
-                }
-            }));
+        if space.k != 1 {
             return;
         }
-        if step >= self.bonus_units {
-            // Past the opening, phrase potential follows depth, which the heuristic values.
-            return;
-        }
+        let wval = if step < self.bonus_units {
+            &self.fresh
+        } else {
+            &self.used
+        };
         let job = Job {
             space,
             geometry: &e.geometry[unit],
             words: &e.words,
             free,
-            // No lock is the target: only the forward values are wanted.
+            // No lock is the target: the forward values serve every lock at once.
             target: (u8::MAX, 0, 0),
             start: space.spawn_state(),
         };
-        self.comps.build(&job, None);
-        self.comps.forward(&job, &self.fresh);
+        let lw = line::LineWords::new(&job);
+        line::forward(&job, &lw, wval, &mut self.line);
         out.extend(locks.iter().map(|l| {
-            let f = self.comps.forward_at(space, l.state);
-            if f > unit::NEG {
-                f as f64 * self.weight
+            let v = line::forward_at(&job, &self.line, l.state);
+            if v > unit::NEG {
+                v as f64 * self.weight
             } else {
                 0.0
             }

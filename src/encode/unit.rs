@@ -66,10 +66,7 @@ pub struct Comps {
     layout: RowMask,
     remaining: Vec<u64>,
     tmp: Vec<u64>,
-    tmp2: Vec<u64>,
     word_mask: Vec<u64>,
-    /// Per component, the forward value (see [`Comps::forward`]).
-    fwd: Vec<i32>,
 }
 
 impl Comps {
@@ -306,54 +303,6 @@ impl Comps {
                 }
             }
         }
-    }
-
-    /// The forward programme: for every component, the best word value of a path from the
-    /// unit's start into it (`NEG` if unreachable). Read with [`Comps::forward_at`]. The
-    /// components must be built; the target plays no part, so one pass values every lock.
-    pub fn forward(&mut self, job: &Job, wval: &[i32]) {
-        let sp = job.space;
-        self.fwd.clear();
-        self.fwd.resize(self.alive.len(), NEG);
-        let Some(c0) = self.comp(sp, job.start) else {
-            return;
-        };
-        self.fwd[c0] = 0;
-        let rows = sp.rows_from(job.start.y);
-        let mut d = std::mem::take(&mut self.tmp2);
-        let mut links = Vec::new();
-        for y in rows {
-            for c in self.row_range(y) {
-                let f = self.fwd[c];
-                if f <= NEG {
-                    continue;
-                }
-                let mut reached = Vec::new();
-                self.descents(sp, job.free, c, y, &mut d, |c2, _| reached.push(c2));
-                for c2 in reached {
-                    self.fwd[c2] = self.fwd[c2].max(f);
-                }
-            }
-            if !self.row_range(y).any(|c| self.fwd[c] > NEG) {
-                continue;
-            }
-            let parity = y.rem_euclid(2) as usize;
-            for (w, geo) in job.geometry.iter().enumerate() {
-                let Some(geo) = geo else { continue };
-                self.word_links(job, y, &geo[parity], &mut links);
-                for &(cs, ce) in &links {
-                    if self.fwd[cs] > NEG {
-                        self.fwd[ce] = self.fwd[ce].max(self.fwd[cs] + wval[w]);
-                    }
-                }
-            }
-        }
-        self.tmp2 = d;
-    }
-
-    /// The forward value of the component of `s` (see [`Comps::forward`]).
-    pub fn forward_at(&self, sp: &UnitSpace, s: State) -> i32 {
-        self.comp(sp, s).map_or(NEG, |c| self.fwd[c])
     }
 
     /// The value of the component of `s`, `NEG` if none or dead.

@@ -31,13 +31,24 @@ impl RowMask {
         self.spans[o as usize]
     }
 
-    /// Copies the free bits of row `y` into `out` (which has `len` words).
+    /// Copies row `y` of a flat buffer of bit rows (a free map, a reach map) into `out` (which
+    /// has `len` words).
     pub fn load(&self, sp: &UnitSpace, free: &[u64], y: i64, out: &mut [u64]) {
         for o in 0..sp.k {
             let (off, n) = self.span(o);
             match sp.row(o, y) {
                 Some((b, _)) => out[off..off + n].copy_from_slice(&free[b..b + n]),
                 None => out[off..off + n].iter_mut().for_each(|w| *w = 0),
+            }
+        }
+    }
+
+    /// Writes a row mask back into the bit rows of row `y` of a flat buffer.
+    pub fn store(&self, sp: &UnitSpace, m: &[u64], y: i64, out: &mut [u64]) {
+        for o in 0..sp.k {
+            let (off, n) = self.span(o);
+            if let Some((b, _)) = sp.row(o, y) {
+                out[b..b + n].copy_from_slice(&m[off..off + n]);
             }
         }
     }

@@ -15,6 +15,7 @@
 //! no-repeat rule.
 
 use super::bits;
+use super::rowmask::RowMask;
 use crate::engine::hex::column_offset;
 use crate::engine::{Board, Cell, Command, Unit};
 
@@ -359,44 +360,15 @@ impl UnitSpace {
             .max()
             .unwrap_or(0);
         let k = self.k;
+        let layout = RowMask::new(self);
+        let (mut row, mut allowed) = (vec![0u64; layout.len], vec![0u64; layout.len]);
         let mut y = s0.y;
         while y < y_end {
             // Close the row under E/W moves and rotations.
-            loop {
-                let mut changed = false;
-                for o in 0..k {
-                    if let Some((b, n)) = self.row(o, y) {
-                        changed |= bits::fill_runs(&mut reach[b..b + n], &free[b..b + n]);
-                    }
-                }
-                if k > 1 {
-                    for o in 0..k {
-                        let Some((b, n)) = self.row(o, y) else {
-                            continue;
-                        };
-                        for o2 in [(o + 1) % k, (o + k - 1) % k] {
-                            let Some((b2, n2)) = self.row(o2, y) else {
-                                continue;
-                            };
-                            let shift =
-                                self.orients[o2 as usize].x_lo - self.orients[o as usize].x_lo;
-                            tmp.clear();
-                            tmp.resize(n2, 0);
-                            bits::or_shifted(tmp, &reach[b..b + n], shift);
-                            for j in 0..n2 {
-                                let add = tmp[j] & free[b2 + j] & !reach[b2 + j];
-                                if add != 0 {
-                                    reach[b2 + j] |= add;
-                                    changed = true;
-                                }
-                            }
-                        }
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
+            layout.load(self, reach, y, &mut row);
+            layout.load(self, free, y, &mut allowed);
+            layout.flood(self, &mut row, &allowed, tmp);
+            layout.store(self, &row, y, reach);
             // Descend.
             let odd = y & 1;
             let mut any = false;

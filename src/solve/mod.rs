@@ -313,10 +313,7 @@ pub fn solve_many(
     progress: &dyn Progress,
 ) -> Vec<ProblemResult> {
     let workers = rayon::current_num_threads().max(1);
-    let mut tasks: Vec<(usize, u32)> = Vec::new();
-    for (i, p) in problems.iter().enumerate() {
-        tasks.extend(p.problem.distinct_seeds().into_iter().map(|s| (i, s)));
-    }
+    let mut tasks = tasks(problems);
     tasks.sort_by(|a, b| problems[b.0].weight().total_cmp(&problems[a.0].weight()));
     let weight_left: f64 = tasks.iter().map(|&(i, _)| problems[i].weight()).sum();
     // Next task, weight not started, and the deadline and lanes promised to each worker's
@@ -397,10 +394,7 @@ pub fn solve_attempts(
     cfg: &SolveConfig,
     progress: &dyn Progress,
 ) -> Vec<ProblemResult> {
-    let mut tasks: Vec<(usize, u32)> = Vec::new();
-    for (i, p) in problems.iter().enumerate() {
-        tasks.extend(p.problem.distinct_seeds().into_iter().map(|s| (i, s)));
-    }
+    let tasks = tasks(problems);
     let results = tasks
         .par_iter()
         .map(|&(i, seed)| {
@@ -418,6 +412,15 @@ pub fn solve_attempts(
         })
         .collect();
     collect(problems, results)
+}
+
+/// One task per (problem index, distinct seed).
+fn tasks(problems: &[Prepared]) -> Vec<(usize, u32)> {
+    problems
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.problem.distinct_seeds().into_iter().map(move |s| (i, s)))
+        .collect()
 }
 
 fn collect(problems: &[Prepared], results: Vec<((usize, u32), SeedResult)>) -> Vec<ProblemResult> {

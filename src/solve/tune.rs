@@ -33,6 +33,9 @@ pub struct TuneConfig {
     pub sigma: f64,
     /// Seed of the tuner's random numbers.
     pub rng_seed: u64,
+    /// Games per (problem, seed), with different random tie-breaks: their mean is the measure,
+    /// which tames the chaos of single games.
+    pub repeats: u32,
 }
 
 /// What a tuning run found.
@@ -47,37 +50,38 @@ pub struct Tuned {
     pub history: Vec<f64>,
 }
 
-/// Scores of `weights` on each game.
+/// Scores of `weights` on each game (the mean of `cfg.repeats` games with different random
+/// tie-breaks).
 pub fn scores(
     weights: &Weights,
     games: &[Game],
     table: &PhraseTable,
     phrases: &Phrases,
-    width: usize,
+    cfg: &TuneConfig,
 ) -> Vec<u64> {
     games
         .par_iter()
         .map(|g| {
             let p = g.problem;
-            let cfg = PlanConfig {
-                weights: weights.clone(),
-                rng_seed: 0,
-                deadline: None,
-                narrow_at: None,
-            };
-            let plan = plan_beam(
-                p.problem,
-                &p.tables,
-                g.seed,
-                &cfg,
-                BeamShape {
-                    width,
-                    branch: width.min(8),
-                },
-                None,
-            );
-            let text = Encoder::new(p.problem, &p.tables, table).encode(&plan, Mode::Greedy, None);
-            evaluate(p.problem, g.seed, &text, phrases).score
+            let encoder = Encoder::new(p.problem, &p.tables, table);
+            let total: u64 = (0..cfg.repeats.max(1))
+                .map(|r| {
+                    let pc = PlanConfig {
+                        weights: weights.clone(),
+                        rng_seed: r as u64,
+                        deadline: None,
+                        narrow_at: None,
+                    };
+                    let shape = BeamShape {
+                        width: cfg.width,
+                        branch: cfg.width.min(8),
+                    };
+                    let plan = plan_beam(p.problem, &p.tables, g.seed, &pc, shape, None);
+                    let text = encoder.encode(&plan, Mode::Greedy, None);
+                    evaluate(p.problem, g.seed, &text, phrases).score
+                })
+                .sum();
+            total / cfg.repeats.max(1) as u64
         })
         .collect()
 }
@@ -102,8 +106,8 @@ pub fn tune(
     mut log: impl FnMut(&str),
 ) -> Tuned {
     let table = PhraseTable::new(phrases);
-    let base_train = scores(start, train, &table, phrases, cfg.width);
-    let base_held = scores(start, held_out, &table, phrases, cfg.width);
+    let base_train = scores(start, train, &table, phrases, cfg);
+    let base_held = scores(start, held_out, &table, phrases, cfg);
     let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
     let mut best = start.clone();
     let mut best_score = 1.0;
@@ -125,7 +129,7 @@ pub fn tune(
             })
             .collect();
         for c in candidates {
-            let s = relative(&scores(&c, train, &table, phrases, cfg.width), &base_train);
+            let s = relative(&scores(&c, train, &table, phrases, cfg), &base_train);
             if s > best_score {
                 best_score = s;
                 best = c;
@@ -138,10 +142,7 @@ pub fn tune(
             best_score
         ));
     }
-    let held = relative(
-        &scores(&best, held_out, &table, phrases, cfg.width),
-        &base_held,
-    );
+    let held = relative(&scores(&best, held_out, &table, phrases, cfg), &base_held);
     Tuned {
         weights: best,
         train: best_score,
