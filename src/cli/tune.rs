@@ -42,7 +42,8 @@ pub struct Args {
     #[arg(long, default_value_t = 3)]
     pub seeds_per_problem: usize,
     /// The weights file to update (a JSON map from system name to weights), e.g.
-    /// src/plan/weights.json for the compiled-in defaults. Without it, the weights are printed.
+    /// src/plan/weights.json for the compiled-in defaults; written only when the held-out games
+    /// improve. Without it, the weights are printed.
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
     #[command(flatten)]
@@ -105,6 +106,15 @@ pub fn run(args: Args) -> Result<()> {
         args.system, tuned.train, tuned.held_out
     );
     let json = serde_json::to_string(&tuned.weights).expect("plain data serialises");
+    if tuned.held_out <= 1.0 {
+        // Weights that only fit the training games are not worth keeping.
+        eprintln!(
+            "{}: no gain on the held-out games; the weights are not written",
+            args.system
+        );
+        println!("{json}");
+        return Ok(());
+    }
     match &args.out {
         None => println!("{json}"),
         Some(path) => {

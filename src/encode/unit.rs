@@ -352,14 +352,15 @@ impl Job<'_> {
         };
         let steps = &geo[s.y.rem_euclid(2) as usize];
         let (last, prefix) = steps.split_last().expect("words are not empty");
-        for &st in prefix {
-            let n = self.state(s, st);
-            if !self.space.is_free(self.free, n) || (st.1 == 0 && visited.contains(&(n.x, n.o))) {
-                return false;
-            }
-        }
+        // Where the prefix ends is known at once: test the target first, the way there after.
         let before = prefix.last().map_or(s, |&st| self.state(s, st));
-        self.at_target(before) && !self.space.is_free(self.free, self.state(s, *last))
+        if !self.at_target(before) || self.space.is_free(self.free, self.state(s, *last)) {
+            return false;
+        }
+        prefix.iter().all(|&st| {
+            let n = self.state(s, st);
+            self.space.is_free(self.free, n) && !(st.1 == 0 && visited.contains(&(n.x, n.o)))
+        })
     }
 
     /// The states from which some word locks the unit at the target (see [`Job::locks_with`],
@@ -659,10 +660,12 @@ pub fn dp(
         let mut chosen: Option<Choice> = None;
         // Nearest first; stop at a state whose best action reaches the component's value, or
         // after a bounded number of states (the rest of the row rarely beats the nearest ones).
+        let mut vis = RowVisited::new();
         for &a in &order {
             let at = sp.state_of(a);
             let path = job.row_path(outer, a);
-            let mut vis = visited.clone();
+            vis.clear();
+            vis.extend_from_slice(&visited);
             vis.extend(path.iter().map(|(_, st)| (st.x, st.o)));
             let floor = chosen.as_ref().map_or(NEG, |c| c.0);
             if let Some((val, act)) = best_action(job, comps, wval, at, &vis, floor, inner) {
