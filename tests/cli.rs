@@ -275,3 +275,59 @@ fn the_store_keeps_the_best_answer_per_seed_and_scores() {
         .all(|e| e["found"].as_str().unwrap().ends_with('Z')));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_weights_file_replaces_the_systems_and_a_bad_one_is_one_line() {
+    let good = tmp(
+        "mine.json",
+        r#"{"mine": {"points": 0.02, "depth": 4.0, "row_fill": 1.0, "contact_filled": 0.6,
+            "contact_wall": 0.4, "contact_floor": 0.6, "holes": -1.6, "transitions": -0.3,
+            "noise": 0.05}}"#,
+    );
+    let o = hextris()
+        .arg("solve")
+        .arg(data("small.json"))
+        .args(["--attempts", "3", "--weights"])
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for e in v.as_array().unwrap() {
+        let tag = e["tag"].as_str().unwrap();
+        assert!(tag.contains("mine"), "{tag}");
+    }
+    for (name, text) in [
+        ("empty.json", "{}"),
+        ("broken.json", "{\"mine\": {\"points\": 1"),
+        ("mistyped.json", "{\"mine\": 3}"),
+    ] {
+        let bad = tmp(name, text);
+        let o = hextris()
+            .arg("solve")
+            .arg(data("small.json"))
+            .args(["--attempts", "1", "--weights"])
+            .arg(&bad)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        let err = stderr(&o);
+        assert_eq!(err.trim().lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(name), "{name}: {err}");
+        assert!(o.stdout.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn a_tiny_memory_limit_still_answers_every_seed() {
+    let o = play()
+        .arg("-f")
+        .arg(data("small.json"))
+        .args(["-t", "1", "-m", "1", "-c", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let a = answers(&o);
+    assert_eq!(a.len(), 2);
+    assert!(a.iter().all(|(_, _, s)| !s.is_empty()));
+}

@@ -19,6 +19,8 @@ pub struct Args {
     pub time: f64,
     #[command(flatten)]
     pub phrases: crate::cli::PhraseArgs,
+    #[command(flatten)]
+    pub weights: crate::cli::WeightArgs,
     /// Spell no phrase at all (the move score alone, as play_icfp2015 without -p).
     #[arg(long, conflicts_with = "phrases")]
     pub no_phrases: bool,
@@ -53,8 +55,11 @@ pub fn run(args: Args) -> Result<()> {
             &probs,
             phrases.clone(),
             end,
-            None,
-            args.threads,
+            crate::cli::solve::PoolOptions {
+                threads: args.threads,
+                systems: args.weights.get()?,
+                ..Default::default()
+            },
             &crate::solve::Silent,
         )?;
         let r = &results[0];

@@ -25,7 +25,8 @@ pub struct Args {
     /// Seconds for producing ALL output, start-up included. Without it, 10 seconds per problem.
     #[arg(short = 't', value_name = "SECONDS")]
     pub time: Option<f64>,
-    /// Memory limit in megabytes (hextris stays far below it: its tables are bounded).
+    /// Memory limit in megabytes: it bounds the widest beam search (the rest of hextris's
+    /// memory is small and fixed).
     #[arg(short = 'm', value_name = "MB")]
     pub memory: Option<u64>,
     /// Number of cores to use (default: all).
@@ -89,8 +90,11 @@ pub fn main() -> ExitCode {
         &refs,
         phrases,
         end,
-        None,
-        args.cores,
+        crate::cli::solve::PoolOptions {
+            threads: args.cores,
+            memory_mb: args.memory,
+            ..Default::default()
+        },
         &crate::solve::Silent,
     ) {
         Ok(r) => r,
@@ -110,7 +114,6 @@ pub fn main() -> ExitCode {
         eprintln!("play_icfp2015: cannot write to stdout");
         return ExitCode::from(2);
     }
-    let _ = args.memory;
     if failed {
         ExitCode::from(2)
     } else {

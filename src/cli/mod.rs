@@ -71,6 +71,25 @@ impl PhraseArgs {
     }
 }
 
+/// The scoring systems a command plans with: `--weights FILE`, or the compiled-in ones.
+#[derive(Debug, clap::Args)]
+pub struct WeightArgs {
+    /// Scoring systems to plan with, from a JSON file shaped like src/plan/weights.json (a map
+    /// from system name to weights); the compiled-in systems by default.
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<std::path::PathBuf>,
+}
+
+impl WeightArgs {
+    /// The systems, or `None` for the compiled-in ones.
+    pub fn get(&self) -> crate::error::Result<Option<Vec<(String, crate::plan::Weights)>>> {
+        self.weights
+            .as_deref()
+            .map(crate::plan::systems_from_file)
+            .transpose()
+    }
+}
+
 /// Prints an error once and returns exit code 2.
 pub fn fail(program: &str, e: &crate::Error) -> ExitCode {
     eprintln!("{program}: {e}");

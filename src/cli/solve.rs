@@ -29,6 +29,8 @@ pub struct Args {
     pub out: Option<PathBuf>,
     #[command(flatten)]
     pub phrases: crate::cli::PhraseArgs,
+    #[command(flatten)]
+    pub weights: crate::cli::WeightArgs,
     /// Worker threads (default: all cores); 1 is the deterministic debugging path.
     #[arg(short = 'c', long = "threads")]
     pub threads: Option<usize>,
@@ -61,8 +63,12 @@ pub fn run(args: Args) -> Result<()> {
         &problems,
         phrases.clone(),
         started + budget,
-        args.attempts,
-        args.threads,
+        PoolOptions {
+            attempts: args.attempts,
+            threads: args.threads,
+            memory_mb: None,
+            systems: args.weights.get()?,
+        },
         &reporter,
     )?;
     reporter.finish();
@@ -89,17 +95,43 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// Solves on a rayon pool of `threads` (all cores by default), warning about phrases that
+/// How a batch is run: the options the commands share, each defaulting to the solver's own.
+#[derive(Debug, Default)]
+pub struct PoolOptions {
+    /// Run exactly this many attempts per seed instead of filling the time (reproducible
+    /// across machines).
+    pub attempts: Option<u32>,
+    /// Worker threads (all cores by default).
+    pub threads: Option<usize>,
+    /// The memory limit in megabytes (`play_icfp2015 -m`).
+    pub memory_mb: Option<u64>,
+    /// Heuristic systems replacing the compiled-in ones (`--weights`).
+    pub systems: Option<Vec<(String, crate::plan::Weights)>>,
+}
+
+/// Solves on a rayon pool of `opts.threads` (all cores by default), warning about phrases that
 /// cannot be spelt.
 pub fn solve_on_pool(
     problems: &[&Problem],
     phrases: Phrases,
     end: Instant,
-    attempts: Option<u32>,
-    threads: Option<usize>,
+    opts: PoolOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<ProblemResult>> {
-    let cfg = SolveConfig::new(phrases);
+    let PoolOptions {
+        attempts,
+        threads,
+        memory_mb,
+        systems,
+    } = opts;
+    let mut cfg = SolveConfig::new(phrases);
+    if let Some(systems) = systems {
+        cfg.systems = systems;
+    }
+    if let Some(mb) = memory_mb {
+        // Keep a fifth of the limit for what is not counted: code, stacks, the allocator.
+        cfg.memory = mb.saturating_mul(1 << 20) / 5 * 4;
+    }
     for w in cfg.table.warnings() {
         eprintln!("warning: {w}");
     }

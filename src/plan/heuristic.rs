@@ -57,6 +57,21 @@ fn compiled() -> &'static std::collections::BTreeMap<String, Weights> {
     })
 }
 
+/// Reads scoring systems from a JSON file shaped like `src/plan/weights.json` (a map from
+/// system name to weights), for `--weights`.
+pub fn systems_from_file(path: &std::path::Path) -> Result<Vec<(String, Weights)>> {
+    let text = crate::io::read_text(path)?;
+    let map: std::collections::BTreeMap<String, Weights> =
+        serde_json::from_str(&text).map_err(|source| Error::Json {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if map.is_empty() {
+        return Err(Error::invalid(path, "no scoring system in the file"));
+    }
+    Ok(map.into_iter().collect())
+}
+
 impl Weights {
     /// A named scoring system: `low` places units as low as possible and snug; `fill` favours
     /// completing nearly-full rows; `balanced` sits between them. Their weights are data

@@ -1,12 +1,12 @@
 //! Solving under a deadline: for each (problem, seed), plan and encode games until the time is
 //! up, and keep the best by the engine's own score.
 //!
-//! Per seed, two stages, as the 2015 lightning winners did:
-//! 1. the fast stage plans games with the scoring systems in turn and a different random seed
-//!    each time, and spells them with the greedy encoder; the first such game is the quick
-//!    answer that is always held;
-//! 2. the slow stage spells the best plans of the fast stage again with the dynamic-programming
-//!    encoder.
+//! Per seed, attempts of growing cost: the first is the quick answer that is always held (a
+//! greedy plan spelt by the greedy encoder); each later one plans with a beam search, with the
+//! scoring systems in turn and a different random seed each time, and spells its game with the
+//! dynamic-programming encoder. (Screening plans with the greedy encoder and DP-encoding only
+//! the best few was tried and scored 6% less on the 10-second benchmark: the greedy encoding
+//! ranks plans poorly for their DP spelling.)
 //!
 //! Attempt `i` always uses the same system and random seed, so a run that completes `n`
 //! attempts gives the same answer as any other run that completes `n` (on one thread the answer
@@ -17,7 +17,7 @@ pub mod tune;
 
 use crate::encode::{Encoder, Mode, PhraseTable, PhraseValuer};
 use crate::engine::{evaluate, problem_score, Phrases, Problem};
-use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables, Weights, SYSTEMS};
+use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables, Weights, SYSTEMS};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -39,8 +39,7 @@ pub struct SeedResult {
 pub enum Budget {
     /// Until this instant.
     Until(Instant),
-    /// Exactly this many fast-stage attempts (and DP encodings of the best few), whatever the
-    /// time: reproducible to the character.
+    /// Exactly this many attempts, whatever the time: reproducible to the character.
     Attempts(u32),
 }
 
@@ -53,7 +52,17 @@ pub struct SolveConfig {
     pub phrases: Phrases,
     /// Phrases the encoders spell.
     pub table: PhraseTable,
+    /// Memory the solver may use, in bytes: it bounds the widest beam (a beam keeps a record of
+    /// about [`STEP_BYTES`] per unit of width per unit placed).
+    pub memory: u64,
 }
+
+/// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
+/// for the allocator.
+pub const STEP_BYTES: u64 = 96;
+
+/// Memory assumed when no limit is given.
+pub const DEFAULT_MEMORY: u64 = 1 << 30;
 
 impl SolveConfig {
     /// The compiled-in scoring systems, spelling and counting `phrases`.
@@ -65,6 +74,7 @@ impl SolveConfig {
                 .collect(),
             table: PhraseTable::new(&phrases),
             phrases,
+            memory: DEFAULT_MEMORY,
         }
     }
 }
@@ -75,12 +85,13 @@ pub const PHRASE_WEIGHT: f64 = 0.2;
 /// The widest beam the solver uses (its memory grows with width x source length).
 pub const MAX_WIDTH: usize = 2048;
 
-/// One planned game, spelt by the fast encoder, and what it cost.
+/// One attempt's answer and what it cost.
 struct Attempt {
-    plan: Plan,
     result: SeedResult,
     plan_time: Duration,
     encode_time: Duration,
+    /// Units the plan placed.
+    units: usize,
     /// The scoring system it used.
     system: usize,
 }
@@ -88,13 +99,11 @@ struct Attempt {
 /// Solves one seed within its budget, running `lanes` attempts at a time on the current rayon
 /// pool. Always returns an answer (the quick one at worst).
 ///
-/// The fast stage plans games and spells them with the greedy encoder: attempt 0 is the quick
-/// answer (a greedy plan); later rounds plan with beams four times wider each time (as wide as a
-/// cost model of time per width per unit placed allows), narrow beams cycling through the
-/// scoring systems, wide ones going to the systems that did best at the widest beams they ran.
-/// The slow stage, for which time is kept back from the start, spells the best plans of the
-/// fast stage again with the DP encoder. Should a beam run late anyway, it narrows to one
-/// partial game in time to finish and spell it.
+/// Attempt 0 is the quick answer: a greedy plan spelt by the greedy encoder. Later attempts plan
+/// with a beam four times wider each time (as wide as the time left allows, by a cost model of
+/// time per width per unit placed), with the next scoring system and random seed, and spell with
+/// the DP encoder; once the width cannot grow, attempts repeat the widest that fits. Should a
+/// beam run late anyway, it narrows to one partial game in time to finish and spell it.
 pub fn solve_seed(
     problem: &Problem,
     tables: &Tables,
@@ -110,23 +119,13 @@ pub fn solve_seed(
     };
     let spells = !cfg.table.phrases.is_empty();
     let fast = if spells { Mode::Greedy } else { Mode::Plain };
-    let debug = std::env::var_os("HEXTRIS_DEBUG").is_some();
-    let answer = |plan: &Plan, mode: Mode, tag: String| -> SeedResult {
-        let solution = encoder.encode(plan, mode, deadline);
-        let e = evaluate(problem, seed, &solution, &cfg.phrases);
-        debug_assert!(!e.end.is_error(), "{}", e.end);
-        SeedResult {
-            seed,
-            // An error (which the tests rule out) must never be the answer: score it 0.
-            score: if e.end.is_error() { 0 } else { e.score },
-            solution,
-            move_score: e.move_score,
-            power_score: e.power_score,
-            tag,
-            attempts: 1,
-        }
-    };
-    let attempt = |i: u32, system: usize, width: usize, narrow_at: Option<Instant>| -> Attempt {
+    let slow = if spells { Mode::Dp } else { Mode::Plain };
+    let attempt = |i: u32,
+                   system: usize,
+                   width: usize,
+                   mode: Mode,
+                   narrow_at: Option<Instant>|
+     -> Attempt {
         let (name, weights) = &cfg.systems[system];
         let pc = PlanConfig {
             weights: weights.clone(),
@@ -139,7 +138,9 @@ pub fn solve_seed(
             width,
             branch: width.clamp(1, 8),
         };
-        // Phrase-aware placement for units that cannot rotate: cheap and exact there.
+        // Phrase-aware placement for units that cannot rotate: cheap and exact there. (Valuing
+        // the opening of other games by the forward programme costs several times a plan and
+        // showed no gain in the benchmark, so it is not used.)
         let mut valuer = PhraseValuer::new(&encoder, PHRASE_WEIGHT, 0);
         let aware = spells && tables.spaces.iter().any(|s| s.k == 1);
         let plan = plan_beam(
@@ -151,11 +152,28 @@ pub fn solve_seed(
             aware.then_some(&mut valuer as _),
         );
         let plan_time = t0.elapsed();
-        let result = answer(&plan, fast, format!("hextris {name}#{i} w{width}"));
+        let solution = encoder.encode(&plan, mode, deadline);
         let encode_time = t0.elapsed() - plan_time;
-        if debug {
+        let e = evaluate(problem, seed, &solution, &cfg.phrases);
+        debug_assert!(!e.end.is_error(), "{}", e.end);
+        let mode = match mode {
+            Mode::Plain => "plain",
+            Mode::Greedy => "greedy",
+            Mode::Dp => "dp",
+        };
+        let result = SeedResult {
+            seed,
+            // An error (which the tests rule out) must never be the answer: score it 0.
+            score: if e.end.is_error() { 0 } else { e.score },
+            solution,
+            move_score: e.move_score,
+            power_score: e.power_score,
+            tag: format!("hextris {name}#{i} w{width} {mode}"),
+            attempts: 1,
+        };
+        if std::env::var_os("HEXTRIS_DEBUG").is_some() {
             eprintln!(
-                "  problem {} seed {seed} attempt {i} {name} w{width}: plan {:.3}s ({} units) encode {:.3}s score {}",
+                "  problem {} seed {seed} attempt {i} w{width} {mode}: plan {:.3}s ({} units) encode {:.3}s score {}",
                 problem.id,
                 plan_time.as_secs_f64(),
                 plan.placements.len(),
@@ -164,45 +182,47 @@ pub fn solve_seed(
             );
         }
         Attempt {
-            plan,
             result,
             plan_time,
             encode_time,
+            units: plan.placements.len(),
             system,
         }
     };
-    let quick = attempt(0, 0, 1, None);
-    let source = problem.source_length.max(1) as f64;
-    // Cost model, updated as attempts finish: plan time per width per unit placed, the units a
-    // game lasts, the fast encoding's time, and the slow one's (a few fast ones, by experience).
-    let mut per_unit = quick.plan_time.as_secs_f64() / quick.plan.placements.len().max(1) as f64;
-    let mut units = quick.plan.placements.len().max(1) as f64;
-    let mut fast_time = quick.encode_time.as_secs_f64();
-    let slow_factor = if spells { 5.0 } else { 0.0 };
+    let quick = attempt(0, 0, 1, fast, None);
+    // Half the memory for the beams of all the lanes at once; the rest is tables and answers.
+    let per_beam = cfg.memory / 2 / lanes.max(1) as u64;
+    let max_width = ((per_beam / (STEP_BYTES * problem.source_length.max(1) as u64)) as usize)
+        .clamp(1, MAX_WIDTH);
     // Per system: the widest beam it ran and its best score there.
     let mut record: Vec<(usize, u64)> = vec![(0, 0); cfg.systems.len()];
     record[0] = (1, quick.result.score);
-    let mut best = quick.result.clone();
-    // The best plans so far, for the slow stage.
-    let keep = lanes.max(1);
-    let mut top: Vec<Attempt> = vec![quick];
+    let source = problem.source_length.max(1) as f64;
+    // Cost model, updated as attempts finish: plan time per width per unit placed, the units a
+    // game lasts, and the encoding time.
+    let mut per_unit = quick.plan_time.as_secs_f64() / quick.units.max(1) as f64;
+    let mut units = quick.units.max(1) as f64;
+    let mut encode = quick.encode_time.as_secs_f64() * if spells { 3.0 } else { 1.0 };
+    let mut best = quick.result;
     let mut done = 1u32;
     let mut width = 1usize;
     loop {
         // A wider beam tends to survive longer: count on twice the units of the last games.
         let expect = (units * 2.0).min(source);
-        let cost = |w: usize| per_unit * w as f64 * expect * 1.2 + fast_time;
+        let cost = |w: usize| per_unit * w as f64 * expect * 1.2 + encode;
         let (next, n) = match budget {
             Budget::Attempts(n) => {
                 if done >= n {
                     break;
                 }
-                ((width * 4).min(256), ((n - done) as usize).min(lanes))
+                (
+                    (width * 4).min(256).min(max_width),
+                    ((n - done) as usize).min(lanes),
+                )
             }
             Budget::Until(d) => {
-                let left = d.saturating_duration_since(Instant::now()).as_secs_f64()
-                    - fast_time * slow_factor;
-                let mut w = (width * 4).min(MAX_WIDTH);
+                let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+                let mut w = (width * 4).min(max_width);
                 while w > 1 && cost(w) > left {
                     w /= 2;
                 }
@@ -212,13 +232,15 @@ pub fn solve_seed(
                 (w, lanes)
             }
         };
-        // Leave time to finish the game greedily, to spell it, and for the slow stage.
+        // Leave time to finish the game greedily and to spell it.
         let narrow_at = deadline.map(|d| {
-            let keep_back = fast_time * slow_factor + fast_time * 1.5 + per_unit * source * 1.5;
             d - Duration::from_secs_f64(
-                keep_back.min(d.saturating_duration_since(Instant::now()).as_secs_f64()),
+                (encode * 1.5 + per_unit * source * 1.5)
+                    .min(d.saturating_duration_since(Instant::now()).as_secs_f64()),
             )
         });
+        // Narrow beams try every system in turn; from width 64 on, the beams are few and costly,
+        // so they go to the systems that did best at the widest beams they ran.
         let systems: Vec<usize> = if next < 64 {
             (done..done + n as u32)
                 .map(|i| i as usize % cfg.systems.len())
@@ -230,43 +252,19 @@ pub fn solve_seed(
         };
         let round: Vec<Attempt> = (0..n)
             .into_par_iter()
-            .map(|j| attempt(done + j as u32, systems[j], next, narrow_at))
+            .map(|j| attempt(done + j as u32, systems[j], next, slow, narrow_at))
             .collect();
         done += n as u32;
         width = next;
         for a in round {
             let r = &mut record[a.system];
             *r = (*r).max((next, a.result.score));
-            per_unit = per_unit.max(
-                a.plan_time.as_secs_f64() / (next as f64 * a.plan.placements.len().max(1) as f64),
-            );
-            units = units.max(a.plan.placements.len() as f64);
-            fast_time = fast_time.max(a.encode_time.as_secs_f64());
+            per_unit =
+                per_unit.max(a.plan_time.as_secs_f64() / (next as f64 * a.units.max(1) as f64));
+            units = units.max(a.units as f64);
+            encode = encode.max(a.encode_time.as_secs_f64());
             if a.result.score > best.score {
-                best = a.result.clone();
-            }
-            top.push(a);
-            top.sort_by_key(|a| std::cmp::Reverse(a.result.score));
-            top.truncate(keep);
-        }
-    }
-    if spells {
-        let slow: Vec<SeedResult> = top
-            .par_iter()
-            .map(|a| {
-                let r = answer(&a.plan, Mode::Dp, format!("{} dp", a.result.tag));
-                if debug {
-                    eprintln!(
-                        "  problem {} seed {seed} {}: score {}",
-                        problem.id, r.tag, r.score
-                    );
-                }
-                r
-            })
-            .collect();
-        for r in slow {
-            if r.score > best.score {
-                best = r;
+                best = a.result;
             }
         }
     }
