@@ -30,6 +30,9 @@ pub struct Args {
     /// Also write the solutions found to this file (atomically).
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,
+    /// Also offer them to this store of best solutions (see `hextris solve --store`).
+    #[arg(long, value_name = "DIR")]
+    pub store: Option<PathBuf>,
 }
 
 /// Runs `hextris bench`.
@@ -40,6 +43,11 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         args.phrases.get()?
     };
+    let store = args
+        .store
+        .as_deref()
+        .map(crate::store::Store::open)
+        .transpose()?;
     println!(
         "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
         "problem", "seeds", "move", "power", "score", "time"
@@ -76,6 +84,9 @@ pub fn run(args: Args) -> Result<()> {
             start.elapsed().as_secs_f64()
         );
         total += r.score;
+        if let Some(store) = &store {
+            crate::cli::solve::offer_to_store(store, &probs, &phrases, &results)?;
+        }
         all.extend(results);
     }
     println!("total {total}");

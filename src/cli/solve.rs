@@ -74,23 +74,34 @@ pub fn run(args: Args) -> Result<()> {
     reporter.finish();
     eprint!("{}", summary(&results));
     if let Some(store) = &store {
-        for (p, r) in problems.iter().zip(&results) {
-            let answers = to_solutions(std::slice::from_ref(r));
-            let offers = store.offer(p, &phrases, &answers)?;
-            let count = |f: fn(&Offer) -> bool| offers.iter().filter(|o| f(o)).count();
-            eprintln!(
-                "store: problem {}: {} new, {} better, {} kept",
-                p.id,
-                count(|o| matches!(o, Offer::New { .. })),
-                count(|o| matches!(o, Offer::Better { .. })),
-                count(|o| matches!(o, Offer::Kept { .. }))
-            );
-        }
+        offer_to_store(store, &problems, &phrases, &results)?;
     }
     let json = solutions_to_json(&to_solutions(&results));
     match &args.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => print!("{json}"),
+    }
+    Ok(())
+}
+
+/// Offers the answers to the store of best solutions, saying on stderr what it kept.
+pub fn offer_to_store(
+    store: &Store,
+    problems: &[&Problem],
+    phrases: &Phrases,
+    results: &[ProblemResult],
+) -> Result<()> {
+    for (p, r) in problems.iter().zip(results) {
+        let answers = to_solutions(std::slice::from_ref(r));
+        let offers = store.offer(p, phrases, &answers)?;
+        let count = |f: fn(&Offer) -> bool| offers.iter().filter(|o| f(o)).count();
+        eprintln!(
+            "store: problem {}: {} new, {} better, {} kept",
+            p.id,
+            count(|o| matches!(o, Offer::New { .. })),
+            count(|o| matches!(o, Offer::Better { .. })),
+            count(|o| matches!(o, Offer::Kept { .. }))
+        );
     }
     Ok(())
 }

@@ -69,7 +69,16 @@ pub fn systems_from_file(path: &std::path::Path) -> Result<Vec<(String, Weights)
     if map.is_empty() {
         return Err(Error::invalid(path, "no scoring system in the file"));
     }
-    Ok(map.into_iter().collect())
+    // The compiled-in systems keep their order (the first plans the quick answer); others
+    // follow by name.
+    let mut systems: Vec<(String, Weights)> = map.into_iter().collect();
+    systems.sort_by_key(|(name, _)| {
+        SYSTEMS
+            .iter()
+            .position(|s| s == name)
+            .unwrap_or(SYSTEMS.len())
+    });
+    Ok(systems)
 }
 
 impl Weights {
@@ -199,6 +208,26 @@ mod tests {
         assert_eq!(names, want);
         let w = Weights::system("low").unwrap();
         assert_eq!(w.with_vec(w.to_vec()), w);
+    }
+
+    /// Regression: a weights file used to give its systems in name order, so `--weights` with
+    /// the compiled-in file planned the quick answer with another system than the default.
+    #[test]
+    fn a_weights_file_keeps_the_compiled_in_order() {
+        let path =
+            std::env::temp_dir().join(format!("hextris-weights-{}.json", std::process::id()));
+        let extra = SYSTEMS_JSON.trim_end().trim_end_matches('}').to_string()
+            + ", \"aaa\": "
+            + &serde_json::to_string(&Weights::system("fill").unwrap()).unwrap()
+            + "}";
+        std::fs::write(&path, extra).unwrap();
+        let systems = systems_from_file(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        let names: Vec<&str> = systems.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["low", "fill", "balanced", "aaa"]);
+        for (name, w) in &systems[..3] {
+            assert_eq!(*w, Weights::system(name).unwrap());
+        }
     }
 
     #[test]
