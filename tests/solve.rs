@@ -18,10 +18,11 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
     let problems: Vec<_> = (0..25).map(|id| official_problem(&dir, id)).collect();
     let prepared: Vec<Prepared> = problems.iter().map(Prepared::new).collect();
     let phrases = Phrases::official();
-    // One planned game per seed, spelt by both encoders: every path of the pipeline runs.
+    // Two attempts per seed: the quick answer (greedy plan, greedy encoder) and a beam spelt by
+    // the DP encoder, so that every path of the pipeline runs on every seed.
     let results = solve_attempts(
         &prepared,
-        1,
+        2,
         &SolveConfig::new(phrases.clone()),
         &hextris::solve::Silent,
     );
@@ -39,6 +40,7 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
             );
             assert_eq!(e.score, s.score, "problem {} seed {}", p.id, s.seed);
             assert_eq!((e.move_score, e.power_score), (s.move_score, s.power_score));
+            assert_eq!(s.attempts, 2, "problem {} seed {}", p.id, s.seed);
             assert!(
                 e.locked > 0 || p.source_length == 0,
                 "problem {} locks nothing",
@@ -85,4 +87,79 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
             );
         }
     }
+}
+
+/// Property test: on random small problems (random units, pivots on or off their cells, random
+/// filled cells), every answer of the solver replays without error, with the score it reports,
+/// spelling the official phrases and none.
+#[test]
+fn random_problems_get_answers_that_replay() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+    let mut solved = 0;
+    for case in 0..200 {
+        let (w, h) = (rng.gen_range(4..16usize), rng.gen_range(5..16usize));
+        let units: Vec<String> = (0..rng.gen_range(1..4))
+            .map(|_| {
+                let n = rng.gen_range(1..6);
+                let mut cells = vec![(0i64, 0i64)];
+                while cells.len() < n {
+                    let (x, y) = cells[rng.gen_range(0..cells.len())];
+                    let c = (x + rng.gen_range(-1..=1), y + rng.gen_range(0..=1));
+                    if c.0 >= 0 && !cells.contains(&c) {
+                        cells.push(c);
+                    }
+                }
+                let (px, py) = cells[rng.gen_range(0..cells.len())];
+                let (px, py) = if rng.gen_bool(0.3) {
+                    (px + rng.gen_range(-1..=1), py + rng.gen_range(0..=1))
+                } else {
+                    (px, py)
+                };
+                let members: Vec<String> = cells
+                    .iter()
+                    .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
+                    .collect();
+                format!(
+                    r#"{{"members":[{}],"pivot":{{"x":{px},"y":{py}}}}}"#,
+                    members.join(",")
+                )
+            })
+            .collect();
+        let filled: Vec<String> = (h / 2..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|_| rng.gen_bool(0.2))
+            .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
+            .collect();
+        let json = format!(
+            r#"{{"id":{case},"width":{w},"height":{h},"filled":[{}],"sourceLength":{},
+            "sourceSeeds":[0,{}],"units":[{}]}}"#,
+            filled.join(","),
+            rng.gen_range(1..40),
+            rng.gen_range(1..100000),
+            units.join(",")
+        );
+        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
+        else {
+            continue;
+        };
+        let prepared = [Prepared::new(&p)];
+        for phrases in [Phrases::official(), Phrases::new(Vec::<String>::new())] {
+            let cfg = SolveConfig::new(phrases.clone());
+            let results = solve_attempts(&prepared, 3, &cfg, &hextris::solve::Silent);
+            for s in &results[0].seeds {
+                let e = evaluate(&p, s.seed, &s.solution, &phrases);
+                assert!(
+                    !e.end.is_error(),
+                    "{json}\nseed {}: {}: {}",
+                    s.seed,
+                    s.solution,
+                    e.end
+                );
+                assert_eq!(e.score, s.score, "{json}");
+            }
+        }
+        solved += 1;
+    }
+    assert!(solved >= 150, "only {solved} random problems were valid");
 }

@@ -135,11 +135,9 @@ impl Comps {
             }
             self.row_comps.push((first, self.alive.len() as u32));
         }
-        for t in sp.states_with_key(job.target) {
-            if sp.is_free(job.free, t) {
-                if let Some(c) = self.comp(sp, t) {
-                    self.has_target[c] = true;
-                }
+        for t in sp.lock_states(job.free, job.target) {
+            if let Some(c) = self.comp(sp, t) {
+                self.has_target[c] = true;
             }
         }
         // Words that end by locking the unit at the target are worth their value from where they
@@ -368,10 +366,7 @@ impl Job<'_> {
     pub fn lock_word_starts(&self) -> Vec<(State, usize)> {
         let sp = self.space;
         let mut out = Vec::new();
-        for t in sp.states_with_key(self.target) {
-            if !sp.is_free(self.free, t) {
-                continue;
-            }
+        for t in sp.lock_states(self.free, self.target) {
             for (w, geo) in self.geometry.iter().enumerate() {
                 let Some(geo) = geo else { continue };
                 for (parity, steps) in geo.iter().enumerate() {
@@ -423,9 +418,10 @@ impl Job<'_> {
         Some((end, row))
     }
 
-    /// Whether `s` has the target's member set.
+    /// Whether `s` has the target's member set and can lock there (a state of the same member
+    /// set may lock only by a rotation, which another one need not share).
     pub fn at_target(&self, s: State) -> bool {
-        self.space.key(s) == self.target
+        self.space.is_lock_state(self.free, s, self.target)
     }
 
     /// A command that locks the unit at `s`.

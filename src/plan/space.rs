@@ -537,6 +537,21 @@ impl UnitSpace {
         out
     }
 
+    /// The free states of member set `key` from which some command locks the unit. A member set
+    /// can be held by several states (a shape that looks the same after a rotation, turning
+    /// about another pivot): they lock alike by E, W, SW and SE, which move the same cells, but
+    /// not by the rotations, so a target is one of these, not any state of the key.
+    pub fn lock_states(&self, free: &[u64], key: LockKey) -> Vec<State> {
+        let mut out = self.states_with_key(key);
+        out.retain(|&t| self.is_free(free, t) && self.lock_cmds(free, t) != 0);
+        out
+    }
+
+    /// Whether `s` is one of [`UnitSpace::lock_states`] of `key`.
+    pub fn is_lock_state(&self, free: &[u64], s: State, key: LockKey) -> bool {
+        self.key(s) == key && self.lock_cmds(free, s) != 0
+    }
+
     /// The states from which `s` is one command away, with that command.
     pub fn predecessors(&self, s: State) -> [(State, Command); 6] {
         let k = self.k;
@@ -579,7 +594,8 @@ impl UnitSpace {
     }
 
     /// Shortest distances (in commands) from every free state to a state of member set
-    /// `target`, `u32::MAX` where there is no path; indexed by the dense state index.
+    /// `target` that can lock (see [`UnitSpace::lock_states`]), `u32::MAX` where there is no path;
+    /// indexed by the dense state index.
     pub fn distances_to(
         &self,
         free: &[u64],
@@ -590,12 +606,10 @@ impl UnitSpace {
         dist.clear();
         dist.resize(self.states, u32::MAX);
         queue.clear();
-        for t in self.states_with_key(target) {
-            if self.is_free(free, t) {
-                let i = self.index(t).expect("free states lie in the box");
-                dist[i] = 0;
-                queue.push(i as u32);
-            }
+        for t in self.lock_states(free, target) {
+            let i = self.index(t).expect("free states lie in the box");
+            dist[i] = 0;
+            queue.push(i as u32);
         }
         let mut head = 0;
         while head < queue.len() {
@@ -632,9 +646,9 @@ impl UnitSpace {
         m
     }
 
-    /// A shortest path of commands from `from` to a state with the member set `target`, moving
-    /// only through free states and never visiting one twice. Returns the commands and the
-    /// state reached.
+    /// A shortest path of commands from `from` to a state with the member set `target` that can
+    /// lock there (see [`UnitSpace::lock_states`]), moving only through free states and never
+    /// visiting one twice. Returns the commands and the state reached.
     pub fn path(
         &self,
         free: &[u64],
@@ -650,7 +664,7 @@ impl UnitSpace {
             let idx = bfs.queue[head] as usize;
             head += 1;
             let s = self.state_of(idx);
-            if self.key(s) == target {
+            if self.is_lock_state(free, s, target) {
                 let mut cmds = Vec::new();
                 let mut i = idx;
                 while i != start {
@@ -908,6 +922,83 @@ mod tests {
             let e = crate::engine::evaluate(&p, 0, &text, &Phrases::official());
             assert!(!e.end.is_error());
             assert_eq!(e.locked, 1);
+        }
+    }
+
+    /// Property test on random boards and units: the reachable set equals a naive search with
+    /// the engine's rules, and every lock's path replays through the engine to that lock.
+    /// Regression: a domino turning about a pivot off its cells holds the same member set in two
+    /// states, one of which locked only by a rotation; the path could end in the other one,
+    /// where that rotation moves back to a position already held (an error, not a lock).
+    #[test]
+    fn random_boards_reach_and_paths_agree_with_the_engine() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(2015);
+        for case in 0..300 {
+            let (w, h) = (rng.gen_range(3..14usize), rng.gen_range(4..13usize));
+            // A connected-ish unit: a random walk of 1..5 cells from the origin.
+            let n = rng.gen_range(1..6);
+            let mut cells = vec![(0i64, 0i64)];
+            while cells.len() < n {
+                let (x, y) = cells[rng.gen_range(0..cells.len())];
+                let c = (x + rng.gen_range(-1..=1), y + rng.gen_range(0..=1));
+                if c.0 >= 0 && !cells.contains(&c) {
+                    cells.push(c);
+                }
+            }
+            let members: Vec<String> = cells
+                .iter()
+                .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
+                .collect();
+            let (px, py) = cells[rng.gen_range(0..cells.len())];
+            let (px, py) = if rng.gen_bool(0.3) {
+                (px + 1, py + 1)
+            } else {
+                (px, py)
+            };
+            let units = format!(
+                r#"{{"members":[{}],"pivot":{{"x":{px},"y":{py}}}}}"#,
+                members.join(",")
+            );
+            // Filled cells in the lower two thirds, about a quarter of them.
+            let filled: Vec<String> = (h / 3..h)
+                .flat_map(|y| (0..w).map(move |x| (x, y)))
+                .filter(|_| rng.gen_bool(0.25))
+                .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
+                .collect();
+            let json = format!(
+                r#"{{"id":1,"width":{w},"height":{h},"filled":[{}],"sourceLength":5,
+                "sourceSeeds":[0],"units":[{units}]}}"#,
+                filled.join(",")
+            );
+            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+                continue;
+            };
+            check_against_naive(&p);
+            let space = UnitSpace::new(&p.units[0], p.width, p.height);
+            let (mut free, mut reach, mut tmp, mut locks) = (vec![], vec![], vec![], vec![]);
+            space.free_map(&p.board, &mut free);
+            if !space.reach(&free, &mut reach, &mut tmp) {
+                continue;
+            }
+            space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
+            let mut bfs = Bfs::default();
+            for lock in &locks {
+                let (mut cmds, end) = space
+                    .path(&free, space.spawn_state(), lock.key, &mut bfs)
+                    .unwrap();
+                assert_eq!(space.key(end), lock.key, "case {case}");
+                assert_eq!(lock.cmds, space.lock_cmds(&free, lock.state), "case {case}");
+                // The path may end in another state of the same member set: it locks by its
+                // own commands.
+                let m = space.lock_cmds(&free, end);
+                let c = (0..6).find(|&c| m >> c & 1 == 1).unwrap();
+                cmds.push(Command::from_index(c));
+                let text: String = cmds.iter().map(|c| c.char()).collect();
+                let e = crate::engine::evaluate(&p, 0, &text, &Phrases::official());
+                assert!(!e.end.is_error(), "case {case}: {json} {text}: {}", e.end);
+                assert_eq!(e.locked, 1, "case {case}: {json} {text}");
+            }
         }
     }
 }
