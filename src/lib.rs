@@ -15,6 +15,8 @@ pub mod pack;
 pub mod plan;
 pub mod solve;
 pub mod store;
+#[doc(hidden)]
+pub mod testkit;
 pub mod view;
 
 pub use error::Error;

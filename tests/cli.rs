@@ -331,3 +331,21 @@ fn a_tiny_memory_limit_still_answers_every_seed() {
     assert_eq!(a.len(), 2);
     assert!(a.iter().all(|(_, _, s)| !s.is_empty()));
 }
+
+#[test]
+fn a_fixed_number_of_attempts_gives_the_same_output_on_any_number_of_threads() {
+    let run = |threads: &str| {
+        let o = hextris()
+            .arg("solve")
+            .arg(data("small.json"))
+            .args(["--attempts", "6", "-c", threads])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        o.stdout
+    };
+    let one = run("1");
+    assert!(!one.is_empty());
+    assert_eq!(one, run("1"), "one thread, twice");
+    assert_eq!(one, run("2"), "one thread and two");
+}

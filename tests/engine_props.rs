@@ -24,24 +24,16 @@ fn problem_json() -> impl Strategy<Value = String> {
         .prop_map(|(w, h, units, filled, len, seeds)| {
             let units: Vec<String> = units
                 .iter()
-                .map(|(members, (px, py))| {
-                    let m: Vec<String> =
-                        members.iter().map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#)).collect();
-                    format!(r#"{{"members":[{}],"pivot":{{"x":{px},"y":{py}}}}}"#, m.join(","))
+                .map(|(members, pivot)| {
+                    let m: Vec<(i64, i64)> = members.iter().copied().collect();
+                    hextris::testkit::unit_json(&m, *pivot)
                 })
                 .collect();
-            let filled: Vec<String> = filled
-                .iter()
-                .filter(|(x, y)| *x < w && *y < h)
-                .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
+            let filled: Vec<(i64, i64)> = filled
+                .into_iter()
+                .filter(|&(x, y)| x < w && y < h)
                 .collect();
-            let seeds: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
-            format!(
-                r#"{{"id":1,"width":{w},"height":{h},"units":[{}],"filled":[{}],"sourceLength":{len},"sourceSeeds":[{}]}}"#,
-                units.join(","),
-                filled.join(","),
-                seeds.join(",")
-            )
+            hextris::testkit::problem_json((w, h), &units, &filled, len, &seeds)
         })
 }
 

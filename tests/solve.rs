@@ -97,47 +97,18 @@ fn random_problems_get_answers_that_replay() {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(42);
     let mut solved = 0;
-    for case in 0..200 {
+    for _ in 0..200 {
         let (w, h) = (rng.gen_range(4..16usize), rng.gen_range(5..16usize));
         let units: Vec<String> = (0..rng.gen_range(1..4))
-            .map(|_| {
-                let n = rng.gen_range(1..6);
-                let mut cells = vec![(0i64, 0i64)];
-                while cells.len() < n {
-                    let (x, y) = cells[rng.gen_range(0..cells.len())];
-                    let c = (x + rng.gen_range(-1..=1), y + rng.gen_range(0..=1));
-                    if c.0 >= 0 && !cells.contains(&c) {
-                        cells.push(c);
-                    }
-                }
-                let (px, py) = cells[rng.gen_range(0..cells.len())];
-                let (px, py) = if rng.gen_bool(0.3) {
-                    (px + rng.gen_range(-1..=1), py + rng.gen_range(0..=1))
-                } else {
-                    (px, py)
-                };
-                let members: Vec<String> = cells
-                    .iter()
-                    .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
-                    .collect();
-                format!(
-                    r#"{{"members":[{}],"pivot":{{"x":{px},"y":{py}}}}}"#,
-                    members.join(",")
-                )
-            })
+            .map(|_| hextris::testkit::random_unit(&mut rng, 5, 0.3))
             .collect();
-        let filled: Vec<String> = (h / 2..h)
-            .flat_map(|y| (0..w).map(move |x| (x, y)))
-            .filter(|_| rng.gen_bool(0.2))
-            .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
-            .collect();
-        let json = format!(
-            r#"{{"id":{case},"width":{w},"height":{h},"filled":[{}],"sourceLength":{},
-            "sourceSeeds":[0,{}],"units":[{}]}}"#,
-            filled.join(","),
-            rng.gen_range(1..40),
-            rng.gen_range(1..100000),
-            units.join(",")
+        let (length, seed) = (rng.gen_range(1..40), rng.gen_range(1..100000));
+        let json = hextris::testkit::random_problem(
+            &mut rng,
+            (w, h),
+            (h / 2, 0.2),
+            &units,
+            (length, &[0, seed]),
         );
         let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
         else {

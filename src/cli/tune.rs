@@ -41,6 +41,14 @@ pub struct Args {
     /// At most this many training seeds per problem (and as many held out).
     #[arg(long, default_value_t = 3)]
     pub seeds_per_problem: usize,
+    /// Spell the games with the DP encoder, as the solver's attempts do (slower), rather than
+    /// the greedy one.
+    #[arg(long)]
+    pub dp: bool,
+    /// Judge candidates by the total score, as `hextris bench` does (the big problems dominate),
+    /// rather than by the mean relative score per game.
+    #[arg(long)]
+    pub total: bool,
     /// The weights file to update (a JSON map from system name to weights), e.g.
     /// src/plan/weights.json for the compiled-in defaults; written only when the held-out games
     /// improve. Without it, the weights are printed.
@@ -97,6 +105,12 @@ pub fn run(args: Args) -> Result<()> {
         sigma: args.sigma,
         rng_seed: args.seed,
         repeats: args.repeats,
+        mode: if args.dp {
+            crate::encode::Mode::Dp
+        } else {
+            crate::encode::Mode::Greedy
+        },
+        total: args.total,
     };
     let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
         eprintln!("{line}")

@@ -936,41 +936,10 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(2015);
         for case in 0..300 {
             let (w, h) = (rng.gen_range(3..14usize), rng.gen_range(4..13usize));
-            // A connected-ish unit: a random walk of 1..5 cells from the origin.
-            let n = rng.gen_range(1..6);
-            let mut cells = vec![(0i64, 0i64)];
-            while cells.len() < n {
-                let (x, y) = cells[rng.gen_range(0..cells.len())];
-                let c = (x + rng.gen_range(-1..=1), y + rng.gen_range(0..=1));
-                if c.0 >= 0 && !cells.contains(&c) {
-                    cells.push(c);
-                }
-            }
-            let members: Vec<String> = cells
-                .iter()
-                .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
-                .collect();
-            let (px, py) = cells[rng.gen_range(0..cells.len())];
-            let (px, py) = if rng.gen_bool(0.3) {
-                (px + 1, py + 1)
-            } else {
-                (px, py)
-            };
-            let units = format!(
-                r#"{{"members":[{}],"pivot":{{"x":{px},"y":{py}}}}}"#,
-                members.join(",")
-            );
+            let units = [crate::testkit::random_unit(&mut rng, 5, 0.3)];
             // Filled cells in the lower two thirds, about a quarter of them.
-            let filled: Vec<String> = (h / 3..h)
-                .flat_map(|y| (0..w).map(move |x| (x, y)))
-                .filter(|_| rng.gen_bool(0.25))
-                .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
-                .collect();
-            let json = format!(
-                r#"{{"id":1,"width":{w},"height":{h},"filled":[{}],"sourceLength":5,
-                "sourceSeeds":[0],"units":[{units}]}}"#,
-                filled.join(",")
-            );
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (h / 3, 0.25), &units, (5, &[0]));
             let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
                 continue;
             };

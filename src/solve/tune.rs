@@ -1,6 +1,6 @@
 //! Tuning the heuristic weights: a seeded (1 + lambda) evolution strategy on a training set of
 //! (problem, seed) games, each candidate judged by the score of whole games (planned with a
-//! fixed beam, spelt by the greedy encoder) relative to the starting weights' score on the same
+//! fixed beam, spelt by the greedy or the DP encoder) relative to the starting weights' score on the same
 //! game, so that large and small problems weigh alike. A held-out set of games is scored with the
 //! same measure, before and after, and never used to choose.
 
@@ -36,6 +36,11 @@ pub struct TuneConfig {
     /// Games per (problem, seed), with different random tie-breaks: their mean is the measure,
     /// which tames the chaos of single games.
     pub repeats: u32,
+    /// The encoder that spells the games: greedy (fast) or DP (as the solver's attempts do).
+    pub mode: Mode,
+    /// Judge by the total score, as the benchmark does (each problem's games weigh as one
+    /// problem, so the big problems dominate), rather than by the mean relative score per game.
+    pub total: bool,
 }
 
 /// What a tuning run found.
@@ -77,7 +82,7 @@ pub fn scores(
                         branch: cfg.width.min(8),
                     };
                     let plan = plan_beam(p.problem, &p.tables, g.seed, &pc, shape, None);
-                    let text = encoder.encode(&plan, Mode::Greedy, None);
+                    let text = encoder.encode(&plan, cfg.mode, None);
                     evaluate(p.problem, g.seed, &text, phrases).score
                 })
                 .sum();
@@ -86,7 +91,22 @@ pub fn scores(
         .collect()
 }
 
-fn relative(scores: &[u64], base: &[u64]) -> f64 {
+/// The measure of `scores` against `base` on `games` (1.0 = as good): the mean ratio per game,
+/// or with `total` the ratio of the sums, each problem's games weighing as one problem.
+fn relative(games: &[Game], scores: &[u64], base: &[u64], total: bool) -> f64 {
+    if total {
+        let mut per_problem = rustc_hash::FxHashMap::default();
+        for g in games {
+            *per_problem.entry(g.problem.problem.id).or_insert(0u32) += 1;
+        }
+        let (mut s, mut b) = (0.0, 0.0);
+        for ((g, &x), &y) in games.iter().zip(scores).zip(base) {
+            let w = 1.0 / per_problem[&g.problem.problem.id] as f64;
+            s += w * x as f64;
+            b += w * y as f64;
+        }
+        return s / b.max(1.0);
+    }
     let n = scores.len().max(1) as f64;
     scores
         .iter()
@@ -129,7 +149,12 @@ pub fn tune(
             })
             .collect();
         for c in candidates {
-            let s = relative(&scores(&c, train, &table, phrases, cfg), &base_train);
+            let s = relative(
+                train,
+                &scores(&c, train, &table, phrases, cfg),
+                &base_train,
+                cfg.total,
+            );
             if s > best_score {
                 best_score = s;
                 best = c;
@@ -142,7 +167,12 @@ pub fn tune(
             best_score
         ));
     }
-    let held = relative(&scores(&best, held_out, &table, phrases, cfg), &base_held);
+    let held = relative(
+        held_out,
+        &scores(&best, held_out, &table, phrases, cfg),
+        &base_held,
+        cfg.total,
+    );
     Tuned {
         weights: best,
         train: best_score,

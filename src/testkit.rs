@@ -1,0 +1,85 @@
+//! Random problems for property tests (the library's unit tests and the integration tests share
+//! them): small boards, units grown by a random walk, pivots on or off their cells. Not part of
+//! the tool; it only writes problem JSON, which the engine then validates like any input.
+
+use rand::Rng;
+
+/// A unit as JSON: 1 to `max_cells` cells grown by a random walk from the origin (rightwards
+/// and downwards, so coordinates stay non-negative), the pivot one of its cells or, with
+/// probability `off_pivot`, a neighbour of one (a pivot off the unit's cells).
+pub fn random_unit(rng: &mut impl Rng, max_cells: usize, off_pivot: f64) -> String {
+    let n = rng.gen_range(1..=max_cells.max(1));
+    let mut cells = vec![(0i64, 0i64)];
+    while cells.len() < n {
+        let (x, y) = cells[rng.gen_range(0..cells.len())];
+        let c = (x + rng.gen_range(-1..=1), y + rng.gen_range(0..=1));
+        if c.0 >= 0 && !cells.contains(&c) {
+            cells.push(c);
+        }
+    }
+    let (px, py) = cells[rng.gen_range(0..cells.len())];
+    let (px, py) = if rng.gen_bool(off_pivot) {
+        (px + rng.gen_range(-1..=1), py + rng.gen_range(0..=1))
+    } else {
+        (px, py)
+    };
+    unit_json(&cells, (px, py))
+}
+
+/// Cells as a JSON list of `{"x", "y"}` objects.
+fn cells_json(cells: &[(i64, i64)]) -> String {
+    let cells: Vec<String> = cells
+        .iter()
+        .map(|(x, y)| format!(r#"{{"x":{x},"y":{y}}}"#))
+        .collect();
+    format!("[{}]", cells.join(","))
+}
+
+/// A unit as JSON.
+pub fn unit_json(members: &[(i64, i64)], (px, py): (i64, i64)) -> String {
+    format!(
+        r#"{{"members":{},"pivot":{{"x":{px},"y":{py}}}}}"#,
+        cells_json(members)
+    )
+}
+
+/// A problem as JSON (id 1), from units already in JSON; values are not checked here (the
+/// engine's validation is what the tests exercise).
+pub fn problem_json(
+    (w, h): (i64, i64),
+    units: &[String],
+    filled: &[(i64, i64)],
+    source_length: i64,
+    seeds: &[i64],
+) -> String {
+    let seeds: Vec<String> = seeds.iter().map(|s| s.to_string()).collect();
+    format!(
+        r#"{{"id":1,"width":{w},"height":{h},"units":[{}],"filled":{},"sourceLength":{source_length},"sourceSeeds":[{}]}}"#,
+        units.join(","),
+        cells_json(filled),
+        seeds.join(",")
+    )
+}
+
+/// A problem as JSON: a `w` x `h` board whose rows from `from_row` down have each cell filled
+/// with probability `fill`, the given units, source length and seeds.
+pub fn random_problem(
+    rng: &mut impl Rng,
+    (w, h): (usize, usize),
+    (from_row, fill): (usize, f64),
+    units: &[String],
+    (source_length, seeds): (u32, &[u32]),
+) -> String {
+    let filled: Vec<(i64, i64)> = (from_row..h)
+        .flat_map(|y| (0..w).map(move |x| (x as i64, y as i64)))
+        .filter(|_| rng.gen_bool(fill))
+        .collect();
+    let seeds: Vec<i64> = seeds.iter().map(|&s| s as i64).collect();
+    problem_json(
+        (w as i64, h as i64),
+        units,
+        &filled,
+        source_length as i64,
+        &seeds,
+    )
+}
