@@ -37,6 +37,7 @@ pub struct Args {
 
 /// Runs `hextris bench`.
 pub fn run(args: Args) -> Result<()> {
+    crate::cli::check_seconds("--time", args.time)?;
     let loaded = load_problems(&args.problems)?;
     let phrases = if args.no_phrases {
         crate::engine::Phrases::new(Vec::<String>::new())
@@ -52,6 +53,7 @@ pub fn run(args: Args) -> Result<()> {
         "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
         "problem", "seeds", "move", "power", "score", "time"
     );
+    let systems = args.weights.get()?;
     let (mut total, mut all) = (0u64, Vec::new());
     for (_, problem) in &loaded {
         let start = Instant::now();
@@ -65,7 +67,7 @@ pub fn run(args: Args) -> Result<()> {
             end,
             crate::cli::solve::PoolOptions {
                 threads: args.threads,
-                systems: args.weights.get()?,
+                systems: systems.clone(),
                 ..Default::default()
             },
             &crate::solve::Silent,

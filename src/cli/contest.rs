@@ -47,11 +47,11 @@ pub fn main() -> ExitCode {
     let started = Instant::now();
     let args = Args::parse();
     let mut failed = false;
-    if let Some(t) = args.time {
-        if !(t > 0.0 && t.is_finite()) {
-            eprintln!("play_icfp2015: -t must be a positive number of seconds, not {t}");
-            return ExitCode::from(2);
-        }
+    if let Some(e) = args
+        .time
+        .and_then(|t| crate::cli::check_seconds("-t", t).err())
+    {
+        return crate::cli::fail("play_icfp2015", &e);
     }
     if args.cores == Some(0) {
         eprintln!("play_icfp2015: -c must be at least 1");

@@ -65,9 +65,16 @@ impl PhraseArgs {
     pub fn get(&self) -> crate::error::Result<crate::engine::Phrases> {
         score::phrases_from_args(&self.phrases)
     }
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.phrases.is_empty()
+/// Checks a time limit given as `flag`: a positive, finite number of seconds.
+pub fn check_seconds(flag: &str, t: f64) -> crate::error::Result<()> {
+    if t > 0.0 && t.is_finite() {
+        Ok(())
+    } else {
+        Err(crate::Error::Usage(format!(
+            "{flag} must be a positive number of seconds, not {t}"
+        )))
     }
 }
 

@@ -43,12 +43,7 @@ pub struct Args {
 /// Runs `hextris solve`.
 pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
-    if !(args.time > 0.0 && args.time.is_finite()) {
-        return Err(Error::Usage(format!(
-            "--time must be a positive number of seconds, not {}",
-            args.time
-        )));
-    }
+    crate::cli::check_seconds("--time", args.time)?;
     let loaded = load_problems(&args.problems)?;
     let phrases = args.phrases.get()?;
     let problems: Vec<&Problem> = loaded.iter().map(|(_, p)| p).collect();

@@ -200,14 +200,6 @@ pub fn forward_at(job: &Job, f: &[i32], s: State) -> i32 {
         .map_or(NEG, |i| f[3 * i].max(f[3 * i + 1]).max(f[3 * i + 2]))
 }
 
-/// The value of a fresh start at `s` (see [`values`]).
-pub fn value_at(job: &Job, v: &[i32], s: State) -> i32 {
-    job.space
-        .index(s)
-        .filter(|_| job.space.is_free(job.free, s))
-        .map_or(NEG, |i| v[3 * i])
-}
-
 /// The walk along the values: at each step the best action allowed from the unit's state,
 /// checked exactly against the visited positions, words only where they leave a way to the
 /// target. `None` when the start has no value (the caller falls back).

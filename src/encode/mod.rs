@@ -126,7 +126,10 @@ impl<'a> Encoder<'a> {
                         .iter()
                         .map(|w| w.value(&self.table.phrases, &used))
                         .collect();
-                    b.comps.build(&job, Some(&wval));
+                    // The component values serve the DP walk of rotating units; a unit that
+                    // cannot rotate has its own programme, and the greedy walk needs only
+                    // which components are alive.
+                    b.comps.build(&job, (space.k != 1).then_some(&wval[..]));
                     let dp = if space.k == 1 {
                         // A unit that cannot rotate has its own programme (see `line`).
                         let lw = line::LineWords::new(&job);
@@ -317,7 +320,7 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
     let mut out = vec![None; table.phrases.len()];
     for (u, space) in tables.spaces.iter().enumerate() {
         space.free_map(&problem.board, &mut scratch.free);
-        if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.tmp) {
+        if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
             continue;
         }
         let job = Job {
@@ -335,7 +338,7 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
             }
             let reachable = (0..space.states)
                 .map(|i| space.state_of(i))
-                .filter(|&s| space.is_reached(&scratch.reach, s));
+                .filter(|&s| space.is_free(&scratch.reach, s));
             if reachable.into_iter().any(|s| job.word_end(p, s).is_some()) {
                 *slot = Some(u);
             }

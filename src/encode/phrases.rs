@@ -71,12 +71,6 @@ pub struct Phrase {
 }
 
 impl Phrase {
-    /// Characters per descent: descents are the scarce resource, since a unit descends at most
-    /// the board's height.
-    pub fn density(&self) -> f64 {
-        self.text.len() as f64 / self.descents.max(1) as f64
-    }
-
     /// Whether this unit (with `k` distinct orientations) can ever play the phrase.
     pub fn playable(&self, k: u8) -> bool {
         !self.geometry[0].repeats(k) && !self.geometry[1].repeats(k)

@@ -104,7 +104,7 @@ impl Comps {
     /// alive. With `values`, also runs the dynamic programme with word values `wval`.
     pub fn build(&mut self, job: &Job, values: Option<&[i32]>) {
         let sp = job.space;
-        self.layout = RowMask::new(sp);
+        self.layout.clone_from(sp.layout());
         let n = self.layout.len;
         self.masks.clear();
         self.row_comps.clear();
@@ -119,7 +119,6 @@ impl Comps {
             self.remaining.resize(n, 0);
             self.layout.load(sp, job.free, y, &mut self.remaining);
             while let Some((o, i)) = self.layout.first_bit(&self.remaining) {
-                let id = self.alive.len();
                 let start = self.masks.len();
                 self.masks.resize(start + n, 0);
                 let cm = &mut self.masks[start..];
@@ -128,7 +127,6 @@ impl Comps {
                 for (r, c) in self.remaining.iter_mut().zip(cm.iter()) {
                     *r &= !c;
                 }
-                let _ = id;
                 self.alive.push(false);
                 self.value.push(NEG);
                 self.has_target.push(false);
@@ -170,8 +168,6 @@ impl Comps {
                         }
                     }
                 }
-            }
-            if let Some(wval) = values {
                 self.word_values(job, y, wval);
             }
         }

@@ -58,12 +58,6 @@ impl Board {
         self.words[y * self.stride + x / 64] |= 1 << (x % 64);
     }
 
-    /// Empties an on-board cell.
-    pub fn clear(&mut self, x: usize, y: usize) {
-        debug_assert!(x < self.width && y < self.height);
-        self.words[y * self.stride + x / 64] &= !(1 << (x % 64));
-    }
-
     /// The 64 cells of row `y` from column `x` on, as bits (bit 0 = column `x`). Requires
     /// `x < width` and `y < height`; cells past the right edge read as filled.
     #[inline]

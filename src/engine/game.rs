@@ -2,7 +2,7 @@
 //! game, exactly as the organisers' evaluator plays them (RULES.md sections 4 and 6 to 10).
 //!
 //! The pieces here are the only place the rules live: [`Piece::moved`] is the geometry of a
-//! command, [`lock_points`] the move score of a lock, and [`Game`] the state machine that ties
+//! command, [`lock_unit`] a lock and its move score, and [`Game`] the state machine that ties
 //! them to a board and a source. Searches reuse these functions instead of re-deriving the rules.
 //!
 //! Invariants of a [`Game`] while a unit is in play: the unit's position is valid on the board,
@@ -61,6 +61,21 @@ impl Piece {
 
 /// Move score of one lock (RULES.md section 10): `size + 50 * ls * (ls + 1)` points, plus
 /// `floor((ls_old - 1) * points / 10)` when the previous lock cleared more than one line.
+/// Locks `unit` at `pivot` in orientation `orient` on `board`: fills its cells, clears the full
+/// rows, and returns the lines cleared and the move points, given the lines of the previous
+/// lock. The one place a lock happens, for the game and for the planner's simulations.
+pub fn lock_unit(
+    board: &mut Board,
+    unit: &Unit,
+    orient: u8,
+    pivot: Cell,
+    ls_old: usize,
+) -> (usize, u64) {
+    board.place(unit.shape(orient, pivot.y), pivot);
+    let lines = board.clear_full_rows();
+    (lines, lock_points(unit.size(), lines, ls_old))
+}
+
 pub fn lock_points(size: usize, lines: usize, ls_old: usize) -> u64 {
     let (size, ls, ls_old) = (size as u64, lines as u64, ls_old as u64);
     let points = size + 50 * ls * (ls + 1);
@@ -183,10 +198,13 @@ impl<'p> Game<'p> {
 
     fn lock(&mut self, piece: Piece) -> (usize, u64) {
         let unit = &self.problem.units[piece.unit];
-        self.board
-            .place(unit.shape(piece.orient, piece.pivot.y), piece.pivot);
-        let lines = self.board.clear_full_rows();
-        let points = lock_points(unit.size(), lines, self.ls_old);
+        let (lines, points) = lock_unit(
+            &mut self.board,
+            unit,
+            piece.orient,
+            piece.pivot,
+            self.ls_old,
+        );
         self.move_score += points;
         self.ls_old = lines;
         self.locked += 1;
@@ -243,11 +261,6 @@ impl<'p> Game<'p> {
         self.move_score
     }
 
-    /// Lines cleared by the last lock (the `ls_old` of the next one).
-    pub fn last_lines(&self) -> usize {
-        self.ls_old
-    }
-
     /// Units locked so far.
     pub fn locked(&self) -> u32 {
         self.locked
@@ -261,6 +274,12 @@ impl<'p> Game<'p> {
     /// Units still to come after the one in play.
     pub fn units_left(&self) -> u64 {
         self.source.remaining()
+    }
+
+    /// Whether a command would still be accepted: always while a unit is in play, and once more
+    /// after a game that ended without one (the evaluator's quirk, RULES.md F.22), as ignored.
+    pub fn accepts_command(&self) -> bool {
+        !self.over_seen
     }
 
     /// Whether `cmd` would repeat a position of the unit in play (a sure error).

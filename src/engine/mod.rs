@@ -18,7 +18,7 @@ pub mod unit;
 
 pub use board::Board;
 pub use command::{Command, Decoded};
-pub use game::{lock_points, Game, GameError, Outcome, Piece, Status};
+pub use game::{lock_points, lock_unit, Game, GameError, Outcome, Piece, Status};
 pub use hex::{Axial, Cell, Dir};
 pub use power::{Phrases, OFFICIAL_PHRASES};
 pub use problem::Problem;

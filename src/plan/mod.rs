@@ -3,7 +3,7 @@
 //! [`Plan`]: the sequence of locks, which an encoder turns into commands.
 //!
 //! The planner simulates the game with the engine's own pieces ([`Board::place`],
-//! [`Board::clear_full_rows`], [`lock_points`], [`Source`]); it never re-implements a rule.
+//! [`lock_unit`], [`Source`]); it never re-implements a rule.
 
 pub mod beam;
 pub mod bits;
@@ -14,9 +14,9 @@ pub mod space;
 pub use beam::{plan_beam, BeamShape};
 pub use heuristic::{systems_from_file, Features, Weights, SYSTEMS};
 pub use rowmask::RowMask;
-pub use space::{Bfs, Lock, LockKey, Outline, Stamps, State, UnitSpace};
+pub use space::{Bfs, Lock, LockKey, Outline, ReachBufs, Stamps, State, UnitSpace};
 
-use crate::engine::{lock_points, Board, Problem};
+use crate::engine::{lock_unit, Board, Problem};
 
 /// The precomputed move-generation tables of every unit of a problem.
 #[derive(Clone, Debug)]
@@ -40,7 +40,7 @@ impl Tables {
 pub struct Scratch {
     pub free: Vec<u64>,
     pub reach: Vec<u64>,
-    pub tmp: Vec<u64>,
+    pub bufs: ReachBufs,
     pub locks: Vec<Lock>,
     pub bfs: Bfs,
     pub seen: Stamps,
@@ -65,11 +65,15 @@ impl Sim {
 
     /// Locks unit `space`/`problem.units[unit]` at `s`: fills its cells, clears lines, scores.
     pub fn lock(&mut self, problem: &Problem, unit: usize, s: State) -> usize {
-        let u = &problem.units[unit];
-        self.board
-            .place(u.shape(s.o, s.y), crate::engine::Cell::new(s.x, s.y));
-        let lines = self.board.clear_full_rows();
-        self.move_score += lock_points(u.size(), lines, self.ls_old);
+        let pivot = crate::engine::Cell::new(s.x, s.y);
+        let (lines, points) = lock_unit(
+            &mut self.board,
+            &problem.units[unit],
+            s.o,
+            pivot,
+            self.ls_old,
+        );
+        self.move_score += points;
         self.ls_old = lines;
         lines
     }
@@ -127,7 +131,7 @@ pub struct PlanConfig {
 pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scratch) -> bool {
     let space = &tables.spaces[unit];
     space.free_map(board, &mut scratch.free);
-    if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.tmp) {
+    if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
         scratch.locks.clear();
         return false;
     }

@@ -66,14 +66,6 @@ impl RowMask {
         bits::set(&mut m[off..], i);
     }
 
-    /// Every set bit: orientation and bit index.
-    pub fn ones<'m>(&'m self, m: &'m [u64]) -> impl Iterator<Item = (u8, usize)> + 'm {
-        self.spans
-            .iter()
-            .enumerate()
-            .flat_map(move |(o, &(off, n))| bits::ones(&m[off..off + n]).map(move |i| (o as u8, i)))
-    }
-
     /// Expands `m` to everything reachable from it along the row through `allowed` (moves E
     /// and W within an orientation, rotations between neighbouring orientations). `m` must be a
     /// subset of `allowed`.

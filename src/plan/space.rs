@@ -123,6 +123,19 @@ pub struct UnitSpace {
     classes: usize,
     width: usize,
     height: usize,
+    /// The layout of one row of states over all orientations, for the row floods.
+    layout: RowMask,
+    /// One past the last pivot row of any orientation.
+    y_end: i64,
+}
+
+/// Buffers for [`UnitSpace::reach`], kept between calls so that move generation allocates
+/// nothing.
+#[derive(Debug, Default)]
+pub struct ReachBufs {
+    tmp: Vec<u64>,
+    row: Vec<u64>,
+    allowed: Vec<u64>,
 }
 
 impl UnitSpace {
@@ -180,7 +193,12 @@ impl UnitSpace {
             row_words += nw * ny;
             states += nx * ny;
         }
-        UnitSpace {
+        let y_end = orients
+            .iter()
+            .map(|r| r.y_lo + r.ny as i64)
+            .max()
+            .unwrap_or(0);
+        let mut space = UnitSpace {
             k,
             size: unit.size(),
             spawn: unit.spawn(),
@@ -190,7 +208,16 @@ impl UnitSpace {
             classes: classes.len(),
             width,
             height,
-        }
+            layout: RowMask::default(),
+            y_end,
+        };
+        space.layout = RowMask::new(&space);
+        space
+    }
+
+    /// The layout of one row of states over all orientations.
+    pub fn layout(&self) -> &RowMask {
+        &self.layout
     }
 
     /// The spawn state.
@@ -301,7 +328,7 @@ impl UnitSpace {
     pub fn free_map(&self, board: &Board, free: &mut Vec<u64>) {
         free.clear();
         free.resize(self.row_words, 0);
-        for (o, r) in self.orients.iter().enumerate() {
+        for r in &self.orients {
             for yi in 0..r.ny {
                 let y = r.y_lo + yi as i64;
                 let row = &mut free[r.row_base + yi * r.nw..r.row_base + (yi + 1) * r.nw];
@@ -319,13 +346,7 @@ impl UnitSpace {
                     }
                 }
             }
-            let _ = o;
         }
-    }
-
-    /// Whether `s` is set in a reach map (see [`UnitSpace::reach`]).
-    pub fn is_reached(&self, reach: &[u64], s: State) -> bool {
-        self.is_free(reach, s)
     }
 
     /// Whether the unit fits at `s` according to `free`.
@@ -341,7 +362,7 @@ impl UnitSpace {
 
     /// Fills `reach` with the states reachable from the spawn (no-repeat paths exist to all of
     /// them). Returns false, with `reach` empty, when the spawn itself is not free.
-    pub fn reach(&self, free: &[u64], reach: &mut Vec<u64>, tmp: &mut Vec<u64>) -> bool {
+    pub fn reach(&self, free: &[u64], reach: &mut Vec<u64>, bufs: &mut ReachBufs) -> bool {
         reach.clear();
         reach.resize(self.row_words, 0);
         let s0 = self.spawn_state();
@@ -353,22 +374,18 @@ impl UnitSpace {
             &mut reach[r0.row_base + (s0.y - r0.y_lo) as usize * r0.nw..],
             (s0.x - r0.x_lo) as usize,
         );
-        let y_end = self
-            .orients
-            .iter()
-            .map(|r| r.y_lo + r.ny as i64)
-            .max()
-            .unwrap_or(0);
         let k = self.k;
-        let layout = RowMask::new(self);
-        let (mut row, mut allowed) = (vec![0u64; layout.len], vec![0u64; layout.len]);
+        let layout = &self.layout;
+        let ReachBufs { tmp, row, allowed } = bufs;
+        row.resize(layout.len, 0);
+        allowed.resize(layout.len, 0);
         let mut y = s0.y;
-        while y < y_end {
+        while y < self.y_end {
             // Close the row under E/W moves and rotations.
-            layout.load(self, reach, y, &mut row);
-            layout.load(self, free, y, &mut allowed);
-            layout.flood(self, &mut row, &allowed, tmp);
-            layout.store(self, &row, y, reach);
+            layout.load(self, reach, y, row);
+            layout.load(self, free, y, allowed);
+            layout.flood(self, row, allowed, tmp);
+            layout.store(self, row, y, reach);
             // Descend.
             let odd = y & 1;
             let mut any = false;
@@ -552,8 +569,10 @@ impl UnitSpace {
         self.key(s) == key && self.lock_cmds(free, s) != 0
     }
 
-    /// The states from which `s` is one command away, with that command.
-    pub fn predecessors(&self, s: State) -> [(State, Command); 6] {
+    /// The states from which `s` is one command away, with that command (a check of
+    /// [`UnitSpace::step`] in the tests).
+    #[cfg(test)]
+    fn predecessors(&self, s: State) -> [(State, Command); 6] {
         let k = self.k;
         let up = s.y - 1;
         let odd = up & 1;
@@ -591,45 +610,6 @@ impl UnitSpace {
                 Command::CCW,
             ),
         ]
-    }
-
-    /// Shortest distances (in commands) from every free state to a state of member set
-    /// `target` that can lock (see [`UnitSpace::lock_states`]), `u32::MAX` where there is no path;
-    /// indexed by the dense state index.
-    pub fn distances_to(
-        &self,
-        free: &[u64],
-        target: LockKey,
-        dist: &mut Vec<u32>,
-        queue: &mut Vec<u32>,
-    ) {
-        dist.clear();
-        dist.resize(self.states, u32::MAX);
-        queue.clear();
-        for t in self.lock_states(free, target) {
-            let i = self.index(t).expect("free states lie in the box");
-            dist[i] = 0;
-            queue.push(i as u32);
-        }
-        let mut head = 0;
-        while head < queue.len() {
-            let i = queue[head] as usize;
-            head += 1;
-            let s = self.state_of(i);
-            for (p, cmd) in self.predecessors(s) {
-                if self.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
-                    continue;
-                }
-                if !self.is_free(free, p) {
-                    continue;
-                }
-                let pi = self.index(p).expect("free states lie in the box");
-                if dist[pi] == u32::MAX {
-                    dist[pi] = dist[i] + 1;
-                    queue.push(pi as u32);
-                }
-            }
-        }
     }
 
     /// The commands that lock the unit at `s` (bit `c` for command `c`).
@@ -830,7 +810,7 @@ mod tests {
         board.fill(0, p.height - 1);
         for (u, unit) in p.units.iter().enumerate() {
             let space = UnitSpace::new(unit, p.width, p.height);
-            let (mut free, mut reach, mut tmp) = (vec![], vec![], vec![]);
+            let (mut free, mut reach, mut tmp) = (vec![], vec![], ReachBufs::default());
             space.free_map(&board, &mut free);
             space.reach(&free, &mut reach, &mut tmp);
             let mut got = vec![];
@@ -899,7 +879,8 @@ mod tests {
             r#"{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}"#;
         let p = problem(7, 8, units, r#"{"x":3,"y":5}"#);
         let space = UnitSpace::new(&p.units[0], p.width, p.height);
-        let (mut free, mut reach, mut tmp, mut locks) = (vec![], vec![], vec![], vec![]);
+        let (mut free, mut reach, mut tmp, mut locks) =
+            (vec![], vec![], ReachBufs::default(), vec![]);
         space.free_map(&p.board, &mut free);
         assert!(space.reach(&free, &mut reach, &mut tmp));
         space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
@@ -945,7 +926,8 @@ mod tests {
             };
             check_against_naive(&p);
             let space = UnitSpace::new(&p.units[0], p.width, p.height);
-            let (mut free, mut reach, mut tmp, mut locks) = (vec![], vec![], vec![], vec![]);
+            let (mut free, mut reach, mut tmp, mut locks) =
+                (vec![], vec![], ReachBufs::default(), vec![]);
             space.free_map(&p.board, &mut free);
             if !space.reach(&free, &mut reach, &mut tmp) {
                 continue;

@@ -120,6 +120,11 @@ pub fn solve_seed(
     let spells = !cfg.table.phrases.is_empty();
     let fast = if spells { Mode::Greedy } else { Mode::Plain };
     let slow = if spells { Mode::Dp } else { Mode::Plain };
+    // Phrase-aware placement for units that cannot rotate: cheap and exact there. (Valuing the
+    // opening of other games by the forward programme costs several times a plan and showed no
+    // gain in the benchmark, so it is not used.)
+    let aware = spells && tables.spaces.iter().any(|s| s.k == 1);
+    let debug = debug_enabled();
     let attempt = |i: u32,
                    system: usize,
                    width: usize,
@@ -138,18 +143,14 @@ pub fn solve_seed(
             width,
             branch: width.clamp(1, 8),
         };
-        // Phrase-aware placement for units that cannot rotate: cheap and exact there. (Valuing
-        // the opening of other games by the forward programme costs several times a plan and
-        // showed no gain in the benchmark, so it is not used.)
-        let mut valuer = PhraseValuer::new(&encoder, PHRASE_WEIGHT, 0);
-        let aware = spells && tables.spaces.iter().any(|s| s.k == 1);
+        let mut valuer = aware.then(|| PhraseValuer::new(&encoder, PHRASE_WEIGHT, 0));
         let plan = plan_beam(
             problem,
             tables,
             seed,
             &pc,
             shape,
-            aware.then_some(&mut valuer as _),
+            valuer.as_mut().map(|v| v as _),
         );
         let plan_time = t0.elapsed();
         let solution = encoder.encode(&plan, mode, deadline);
@@ -171,7 +172,7 @@ pub fn solve_seed(
             tag: format!("hextris {name}#{i} w{width} {mode}"),
             attempts: 1,
         };
-        if std::env::var_os("HEXTRIS_DEBUG").is_some() {
+        if debug {
             eprintln!(
                 "  problem {} seed {seed} attempt {i} w{width} {mode}: plan {:.3}s ({} units) encode {:.3}s score {}",
                 problem.id,
@@ -272,6 +273,11 @@ pub fn solve_seed(
     best
 }
 
+/// Whether `HEXTRIS_DEBUG` asks for the solver's log on stderr (read once per run of a loop).
+fn debug_enabled() -> bool {
+    std::env::var_os("HEXTRIS_DEBUG").is_some()
+}
+
 /// Receives news of the solver's progress, for progress bars and logs. Called from the worker
 /// threads.
 pub trait Progress: Sync {
@@ -340,6 +346,7 @@ pub fn solve_many(
     let worker_ids = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::with_capacity(tasks.len()));
     let begin = Instant::now();
+    let debug = debug_enabled();
     rayon::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| {
@@ -382,7 +389,7 @@ pub fn solve_many(
                         lanes,
                         cfg,
                     );
-                    if std::env::var_os("HEXTRIS_DEBUG").is_some() {
+                    if debug {
                         eprintln!(
                         "problem {} seed {seed}: start {:.2}s budget {:.2}s done {:.2}s score {}",
                         p.problem.id,

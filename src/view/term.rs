@@ -326,9 +326,15 @@ impl<'p> Player<'p> {
     pub fn legend(&self) -> String {
         let game = self.replay.tail().game();
         if game.piece().is_none() {
-            return "the game is over: any further command would be an error (refused) · \
-                    Backspace undoes"
-                .into();
+            // The engine decides: a game over before any command takes one more, ignored.
+            return if game.accepts_command() {
+                "the game is over: one more command is accepted and ignored, any after it would \
+                 be an error (refused) · Backspace undoes"
+            } else {
+                "the game is over: any further command would be an error (refused) · \
+                 Backspace undoes"
+            }
+            .into();
         }
         let parts: Vec<String> = Command::ALL
             .iter()
@@ -602,6 +608,32 @@ mod tests {
         v.tick(t0 + Duration::from_secs(100));
         assert_eq!(v.state().frame(), r.len());
         assert!(!v.playing());
+    }
+
+    /// Regression: on a game over before any command (a blocked spawn) the legend said every
+    /// command would be refused, but the engine accepts one more, ignored.
+    #[test]
+    fn the_legend_of_a_game_over_at_once_follows_the_engine() {
+        let p = Problem::from_json(
+            r#"{"id":8,"width":2,"height":2,"sourceLength":4,"sourceSeeds":[0],
+            "filled":[{"x":0,"y":0},{"x":1,"y":0}],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
+            Path::new("t.json"),
+        )
+        .unwrap();
+        let mut pl = Player::new(Replay::new(&p, 0, Phrases::official()), false, "t".into());
+        assert!(
+            pl.legend().contains("one more command is accepted"),
+            "{}",
+            pl.legend()
+        );
+        pl.apply(PlayAction::Type('p'));
+        assert!(
+            pl.legend()
+                .contains("any further command would be an error"),
+            "{}",
+            pl.legend()
+        );
     }
 
     #[test]
