@@ -5,10 +5,13 @@
 //! ends with a lock at exactly the member set the plan chose, so the board evolves as planned
 //! whatever the mode.
 
+pub mod automaton;
+pub mod chars;
 pub mod line;
 pub mod phrases;
 pub mod unit;
 
+pub use chars::{CharStats, CharTables};
 pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
 use crate::engine::Problem;

@@ -1,0 +1,824 @@
+//! The character encoder ([`super::Mode::Chars`]): spells a plan character by character with
+//! the phrase automaton ([`super::automaton`]), so that every occurrence counts, overlapping or
+//! spanning two units, and a lock command is a phrase character like any other.
+//!
+//! **Model.** Within one unit, the state of the search is the unit's position (pivot and
+//! canonical orientation, as in [`crate::plan::space`]), the automaton node, and what the no-repeat
+//! rule needs of the positions visited on the current row. A descent empties that set (no
+//! command climbs), so at a row entry the state is exact. Within a row the dynamic programme
+//! keeps only the last move (fresh, W, E, CW, CCW) and forbids its reversal: for a unit that
+//! cannot rotate this is exact (it can only keep going one way along a row), for the others it
+//! is a relaxation (a walk such as E, CW, W, CCW returns to its start), so the values are upper
+//! bounds. The values are computed bottom-up, row by row, with sweeps along each row until they
+//! settle; every row move costs a tiny penalty, so that among equal scores the shorter walk wins
+//! and the values have no cycles.
+//!
+//! **Whole game.** A backward pass over the units gives, for each unit, the value of entering it
+//! at its spawn in each automaton node (the *terminal* values of the unit before). The forward
+//! walk then spells unit after unit: an A* search over exact states (visited positions of the
+//! row included) under the programme's values, which are admissible, finds the best path to the
+//! planned lock and the best locking character for what follows. Should the search exceed its
+//! budget, a depth-first search with backtracking finds a valid path under the same values, and
+//! as a last resort the plain shortest path is used: every unit always ends at its planned lock.
+//!
+//! **First uses.** The backward pass values repetitions only (2 x length per occurrence), on the
+//! automaton of the phrases; while a phrase is unused, the units that can spell it are re-valued
+//! in the forward walk with its first-use value ([`super::Phrase::first_use`]) added, so that the
+//! first units spell the long phrases while the board still has room for them.
+
+use super::automaton::{Automaton, Node};
+use super::{Encoder, PhraseTable};
+use crate::engine::{Board, Command};
+use crate::plan::{Bfs, LockKey, Plan, Sim, State, UnitSpace};
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+/// Scale of the phrase points in the programme's values: a row move costs one unit of value.
+const SCALE: i32 = 64;
+
+/// Value of an impossible state.
+const NEG: i32 = i32::MIN / 4;
+
+/// Last-move contexts.
+const FRESH: usize = 0;
+const CTX_W: usize = 1;
+const CTX_E: usize = 2;
+const CTX_CW: usize = 3;
+const CTX_CCW: usize = 4;
+
+/// The row moves and the context each leaves.
+const ROW_MOVES: [(Command, usize); 4] = [
+    (Command::W, CTX_W),
+    (Command::E, CTX_E),
+    (Command::CW, CTX_CW),
+    (Command::CCW, CTX_CCW),
+];
+
+/// Whether context `ctx` forbids command `c` (its reversal returns to the previous position).
+#[inline]
+fn forbidden(ctx: usize, c: Command) -> bool {
+    matches!(
+        (ctx, c),
+        (CTX_W, Command::E) | (CTX_E, Command::W) | (CTX_CW, Command::CCW) | (CTX_CCW, Command::CW)
+    )
+}
+
+/// The context after command `c`.
+#[inline]
+fn ctx_after(c: Command) -> usize {
+    match c {
+        Command::W => CTX_W,
+        Command::E => CTX_E,
+        Command::CW => CTX_CW,
+        Command::CCW => CTX_CCW,
+        _ => FRESH,
+    }
+}
+
+/// No compact index.
+const NONE: u32 = u32::MAX;
+
+/// The states of one unit that matter: reachable from the spawn, free, and able to reach the
+/// planned lock; compact indices row by row.
+#[derive(Debug, Default)]
+struct Region {
+    states: Vec<State>,
+    /// Per compact state and command: the compact index of the successor, or [`NONE`].
+    next: Vec<[u32; 6]>,
+    /// Per compact state: the commands that lock the unit there at the target (bit per
+    /// command), 0 when it is not a target state.
+    locks: Vec<u8>,
+    /// Per row from the spawn's: the range of its compact states.
+    rows: Vec<(u32, u32)>,
+    /// Dense index -> compact index.
+    compact: Vec<u32>,
+    spawn: u32,
+}
+
+impl Region {
+    /// Builds the region of unit `sp` on free map `free` with target `key`; false when the spawn
+    /// cannot reach the target.
+    fn build(&mut self, sp: &UnitSpace, free: &[u64], key: LockKey, bufs: &mut Bufs) -> bool {
+        self.states.clear();
+        self.next.clear();
+        self.locks.clear();
+        self.rows.clear();
+        self.compact.clear();
+        self.compact.resize(sp.states, NONE);
+        let targets = sp.lock_states(free, key);
+        let Some(y_end) = targets.iter().map(|t| t.y).max() else {
+            return false;
+        };
+        if !sp.reach(free, &mut bufs.reach, &mut bufs.reach_bufs) {
+            return false;
+        }
+        let y0 = sp.spawn_state().y;
+        // Alive: can reach a target, by moves along rows and descents (a flood bottom-up).
+        bufs.alive.clear();
+        bufs.alive.resize(sp.states, false);
+        let moves: &[Command] = if sp.k == 1 {
+            &[Command::W, Command::E]
+        } else {
+            &[Command::W, Command::E, Command::CW, Command::CCW]
+        };
+        let mut row: Vec<State> = Vec::new();
+        for y in (y0..=y_end).rev() {
+            row.clear();
+            for o in 0..sp.k {
+                row.extend(
+                    sp.free_in_row(&bufs.reach, o, y)
+                        .filter(|&s| sp.is_free(free, s)),
+                );
+            }
+            let mut stack: Vec<State> = Vec::new();
+            for &s in &row {
+                let i = sp.index(s).expect("free states lie in the box");
+                let down = [Command::SW, Command::SE].iter().any(|&c| {
+                    let n = sp.step(s, c);
+                    sp.index(n).is_some_and(|j| bufs.alive[j])
+                });
+                if down || targets.contains(&s) {
+                    bufs.alive[i] = true;
+                    stack.push(s);
+                }
+            }
+            while let Some(s) = stack.pop() {
+                for &c in moves {
+                    // A state from which `c` leads to `s`: the reverse move.
+                    let back = match c {
+                        Command::W => Command::E,
+                        Command::E => Command::W,
+                        Command::CW => Command::CCW,
+                        _ => Command::CW,
+                    };
+                    let p = sp.step(s, back);
+                    if !sp.is_free(free, p) || !sp.is_free(&bufs.reach, p) {
+                        continue;
+                    }
+                    let j = sp.index(p).expect("free states lie in the box");
+                    if !bufs.alive[j] {
+                        bufs.alive[j] = true;
+                        stack.push(p);
+                    }
+                }
+            }
+        }
+        for y in y0..=y_end {
+            let first = self.states.len() as u32;
+            for o in 0..sp.k {
+                for s in sp.free_in_row(&bufs.reach, o, y) {
+                    let i = sp.index(s).expect("reachable states lie in the box");
+                    if bufs.alive[i] && sp.is_free(free, s) {
+                        self.compact[i] = self.states.len() as u32;
+                        self.states.push(s);
+                    }
+                }
+            }
+            self.rows.push((first, self.states.len() as u32));
+        }
+        let s0 = sp.spawn_state();
+        self.spawn = sp.index(s0).map_or(NONE, |i| self.compact[i]);
+        if self.spawn == NONE {
+            return false;
+        }
+        for &s in &self.states {
+            let next = std::array::from_fn(|c| {
+                let cmd = Command::ALL[c];
+                if sp.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
+                    return NONE;
+                }
+                sp.index(sp.step(s, cmd)).map_or(NONE, |j| self.compact[j])
+            });
+            self.next.push(next);
+            self.locks.push(if sp.is_lock_state(free, s, key) {
+                sp.lock_cmds(free, s)
+            } else {
+                0
+            });
+        }
+        true
+    }
+
+    fn row_of(&self, y0: i64, y: i64) -> std::ops::Range<usize> {
+        let (a, b) = self.rows[(y - y0) as usize];
+        a as usize..b as usize
+    }
+}
+
+/// Reusable buffers.
+#[derive(Debug, Default)]
+struct Bufs {
+    reach: Vec<u64>,
+    reach_bufs: crate::plan::ReachBufs,
+    alive: Vec<bool>,
+    free: Vec<u64>,
+    base: Vec<i32>,
+    t: [Vec<i32>; 4],
+    bfs: Bfs,
+    common: Vec<i32>,
+    cand: Vec<i32>,
+    preds: Vec<Vec<u32>>,
+    queue: std::collections::VecDeque<u32>,
+    queued: Vec<bool>,
+}
+
+/// The programme's values of one unit: `vals[(i * ctxs + ctx) * nodes + a]`.
+#[derive(Debug, Default)]
+struct Values {
+    vals: Vec<i32>,
+    ctxs: usize,
+    nodes: usize,
+}
+
+impl Values {
+    #[inline]
+    fn at(&self, i: usize, ctx: usize, a: usize) -> i32 {
+        self.vals[(i * self.ctxs + ctx) * self.nodes + a]
+    }
+}
+
+/// The transitions of an automaton for one command as `(node, next node, gain of entering it)`,
+/// gains included, so that the inner loops of the programme are flat.
+type Triples = Vec<(u16, u16, i32)>;
+
+fn triples(ac: &Automaton, gains: &[i32], c: Command, penalty: i32) -> Triples {
+    let mut t = Vec::new();
+    for a in 0..ac.len() {
+        for &(a2, _) in ac.edges(a as Node, c) {
+            t.push((a as u16, a2, gains[a2 as usize] - penalty));
+        }
+    }
+    t
+}
+
+/// `t[a] = max(t[a], vn[a2] + g)` over the transitions.
+#[inline]
+fn gather_max(t: &mut [i32], trip: &[(u16, u16, i32)], vn: &[i32]) {
+    for &(a, a2, g) in trip {
+        let v = vn[a2 as usize] + g;
+        let slot = &mut t[a as usize];
+        if v > *slot {
+            *slot = v;
+        }
+    }
+}
+
+/// `dst = max(dst, src)` element by element.
+#[inline]
+fn max_into(dst: &mut [i32], src: &[i32]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = (*d).max(s);
+    }
+}
+
+/// Whether a value stands for a possible way on: impossible ones are [`NEG`] plus at most the
+/// gains of a path, far below this.
+#[inline]
+fn possible(v: i32) -> bool {
+    v > NEG / 2
+}
+
+/// Computes the values of a region: `gains` per node (scaled), `terminal` per node (scaled, the
+/// value of the game after the lock when the lock leaves the automaton in that node).
+fn values(
+    sp: &UnitSpace,
+    region: &Region,
+    ac: &Automaton,
+    gains: &[i32],
+    terminal: &[i32],
+    bufs: &mut Bufs,
+    out: &mut Values,
+) {
+    let na = ac.len();
+    let ctxs = if sp.k == 1 { 3 } else { 5 };
+    out.ctxs = ctxs;
+    out.nodes = na;
+    out.vals.clear();
+    out.vals.resize(region.states.len() * ctxs * na, NEG);
+    let y0 = sp.spawn_state().y;
+    let n_rows = region.rows.len() as i64;
+    let moves: &[(Command, usize)] = if sp.k == 1 {
+        &ROW_MOVES[..2]
+    } else {
+        &ROW_MOVES
+    };
+    // Transitions per command: locks and descents without penalty, row moves with it.
+    let trip: [Triples; 6] = std::array::from_fn(|c| {
+        let cmd = Command::ALL[c];
+        triples(ac, gains, cmd, if cmd.is_descent() { 0 } else { 1 })
+    });
+    let lock_trip: [Triples; 6] = std::array::from_fn(|c| triples(ac, gains, Command::ALL[c], 0));
+    let slot = |i: usize, ctx: usize| (i * ctxs + ctx) * na;
+    for y in (y0..y0 + n_rows).rev() {
+        let range = region.row_of(y0, y);
+        if range.is_empty() {
+            continue;
+        }
+        // The base of each state: descents and locks, which do not change while the row settles.
+        let base = &mut bufs.base;
+        base.clear();
+        base.resize(range.len() * na, NEG);
+        for (r, i) in range.clone().enumerate() {
+            let b = &mut base[r * na..(r + 1) * na];
+            for c in [Command::SW, Command::SE] {
+                let n = region.next[i][c as usize];
+                if n != NONE {
+                    let at = slot(n as usize, FRESH);
+                    gather_max(b, &trip[c as usize], &out.vals[at..at + na]);
+                }
+            }
+            let lm = region.locks[i];
+            for c in Command::ALL {
+                if lm >> c as u8 & 1 == 1 {
+                    gather_max(b, &lock_trip[c as usize], terminal);
+                }
+            }
+        }
+        // Along the row: a work list of the states whose values may rise, each re-valued from
+        // its row moves; a state that rises puts back the states that move into it.
+        let first = range.start;
+        let len = range.len();
+        let preds = &mut bufs.preds;
+        preds.iter_mut().for_each(|p| p.clear());
+        if preds.len() < len {
+            preds.resize(len, Vec::new());
+        }
+        for r in 0..len {
+            for &(c, _) in moves {
+                let n = region.next[first + r][c as usize];
+                if n != NONE && range.contains(&(n as usize)) {
+                    preds[n as usize - first].push(r as u32);
+                }
+            }
+        }
+        let queue = &mut bufs.queue;
+        queue.clear();
+        queue.extend(0..len as u32);
+        let queued = &mut bufs.queued;
+        queued.clear();
+        queued.resize(len, true);
+        let [tw, te, tcw, tccw] = &mut bufs.t;
+        let (common, cand) = (&mut bufs.common, &mut bufs.cand);
+        while let Some(r) = queue.pop_front() {
+            let r = r as usize;
+            queued[r] = false;
+            let i = first + r;
+            // The value of each row move from here, whatever the context.
+            for ((c, cx), t) in ROW_MOVES.iter().zip([&mut *tw, &mut *te, &mut *tcw, &mut *tccw]) {
+                t.clear();
+                t.resize(na, NEG);
+                if sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
+                    continue;
+                }
+                let n = region.next[i][*c as usize];
+                if n != NONE {
+                    let at = slot(n as usize, *cx);
+                    gather_max(t, &trip[*c as usize], &out.vals[at..at + na]);
+                }
+            }
+            // Each context forbids the reversal of its last move.
+            common.clear();
+            common.extend_from_slice(&base[r * na..(r + 1) * na]);
+            max_into(common, tcw);
+            max_into(common, tccw);
+            let mut changed = false;
+            for ctx in 0..ctxs {
+                cand.clear();
+                match ctx {
+                    CTX_CW | CTX_CCW => {
+                        cand.extend_from_slice(&base[r * na..(r + 1) * na]);
+                        max_into(cand, if ctx == CTX_CW { tcw } else { tccw });
+                        max_into(cand, tw);
+                        max_into(cand, te);
+                    }
+                    _ => {
+                        cand.extend_from_slice(common);
+                        if ctx != CTX_E {
+                            max_into(cand, tw);
+                        }
+                        if ctx != CTX_W {
+                            max_into(cand, te);
+                        }
+                    }
+                }
+                let at = slot(i, ctx);
+                for (d, &v) in out.vals[at..at + na].iter_mut().zip(cand.iter()) {
+                    if v > *d {
+                        *d = v;
+                        changed = true;
+                    }
+                }
+            }
+            if changed {
+                for &p in &preds[r] {
+                    if !queued[p as usize] {
+                        queued[p as usize] = true;
+                        queue.push_back(p);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A node of the walk's search.
+#[derive(Clone, Copy, Debug)]
+struct SearchNode {
+    /// Compact state.
+    i: u32,
+    ctx: u8,
+    a: Node,
+    /// Value earned so far (scaled, penalties included).
+    g: i32,
+    parent: u32,
+    /// The character that led here.
+    ch: u8,
+    /// Whether this node is the lock (the end of the unit).
+    done: bool,
+}
+
+/// Spells one unit from node `a0`: returns the text and the automaton node after it, or `None`
+/// when no path is found within the budget (the caller falls back).
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    sp: &UnitSpace,
+    region: &Region,
+    vals: &Values,
+    ac: &Automaton,
+    gains: &[i32],
+    terminal: &[i32],
+    a0: Node,
+    budget: usize,
+) -> Option<String> {
+    let start = region.spawn as usize;
+    if !possible(vals.at(start, FRESH, a0 as usize)) {
+        return None;
+    }
+    let mut nodes: Vec<SearchNode> = vec![SearchNode {
+        i: start as u32,
+        ctx: FRESH as u8,
+        a: a0,
+        g: 0,
+        parent: u32::MAX,
+        ch: 0,
+        done: false,
+    }];
+    // Max-heap on (f, g, -index): deeper and older first among equals.
+    let mut heap: BinaryHeap<(i32, i32, std::cmp::Reverse<u32>)> = BinaryHeap::new();
+    heap.push((vals.at(start, FRESH, a0 as usize), 0, std::cmp::Reverse(0)));
+    let mut closed: rustc_hash::FxHashSet<(u32, u8, Node, u64)> = Default::default();
+    let mut expansions = 0;
+    let mut row: Vec<(i64, u8)> = Vec::new();
+    while let Some((_, _, std::cmp::Reverse(ni))) = heap.pop() {
+        let node = nodes[ni as usize];
+        if node.done {
+            return Some(rebuild(&nodes, ni));
+        }
+        // The positions visited on this row: up the parents to the last descent.
+        row.clear();
+        let s = region.states[node.i as usize];
+        let mut p = ni;
+        loop {
+            let q = nodes[p as usize];
+            let st = region.states[q.i as usize];
+            if st.y != s.y {
+                break;
+            }
+            row.push((st.x, st.o));
+            if q.parent == u32::MAX {
+                break;
+            }
+            p = q.parent;
+        }
+        let key = (node.i, node.ctx, node.a, visited_hash(&row));
+        if !closed.insert(key) {
+            continue;
+        }
+        expansions += 1;
+        if expansions > budget {
+            return None;
+        }
+        let i = node.i as usize;
+        let lm = region.locks[i];
+        for c in Command::ALL {
+            if sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
+                continue;
+            }
+            let n = region.next[i][c as usize];
+            let locks = lm >> c as u8 & 1 == 1;
+            if !locks {
+                if n == NONE || forbidden(node.ctx as usize, c) {
+                    continue;
+                }
+                let t = region.states[n as usize];
+                if t.y == s.y && row.contains(&(t.x, t.o)) {
+                    continue;
+                }
+            }
+            for &(a2, ch) in ac.edges(node.a, c) {
+                let gain = gains[a2 as usize];
+                let (h, g, done) = if locks {
+                    (terminal[a2 as usize], node.g + gain, true)
+                } else {
+                    let cx = ctx_after(c);
+                    let pen = if c.is_descent() { 0 } else { 1 };
+                    (
+                        vals.at(n as usize, cx, a2 as usize),
+                        node.g + gain - pen,
+                        false,
+                    )
+                };
+                if !possible(h) {
+                    continue;
+                }
+                nodes.push(SearchNode {
+                    i: if locks { node.i } else { n },
+                    ctx: ctx_after(c) as u8,
+                    a: a2,
+                    g,
+                    parent: ni,
+                    ch,
+                    done,
+                });
+                let id = nodes.len() as u32 - 1;
+                heap.push((g + h, g, std::cmp::Reverse(id)));
+            }
+        }
+    }
+    None
+}
+
+/// An order-independent hash of a row's visited positions.
+fn visited_hash(row: &[(i64, u8)]) -> u64 {
+    row.iter()
+        .map(|&(x, o)| {
+            let v = (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (o as u64) << 59;
+            v ^ (v >> 29)
+        })
+        .fold(0u64, |h, v| h.wrapping_add(v.wrapping_mul(0xBF58_476D_1CE4_E5B9)))
+}
+
+fn rebuild(nodes: &[SearchNode], mut i: u32) -> String {
+    let mut out = Vec::new();
+    while nodes[i as usize].parent != u32::MAX {
+        out.push(nodes[i as usize].ch);
+        i = nodes[i as usize].parent;
+    }
+    out.reverse();
+    String::from_utf8(out).expect("command characters are ASCII")
+}
+
+/// The automata and values the character encoder shares between the games of a problem.
+pub struct CharTables {
+    /// The phrases some unit of the problem can play, as indices into the phrase table.
+    full_ids: Vec<usize>,
+    /// The automaton of those phrases.
+    full: Automaton,
+    /// The phrases worth repeating, and their smaller automaton (see [`CharTables::new`]).
+    rep_ids: Vec<usize>,
+    rep: Automaton,
+    /// Per phrase of the table: its repetition value (scaled), 2 x length.
+    repeat: Vec<i32>,
+    /// Per phrase of the table: its first-use value (scaled).
+    first: Vec<i32>,
+    /// Per unit of the problem, per phrase of the table: whether the unit can ever play it.
+    playable: Vec<Vec<bool>>,
+    /// Per phrase of the table: its descents.
+    descents: Vec<usize>,
+}
+
+/// The most nodes the automaton of repeated phrases may have.
+const REPEAT_NODES: usize = 64;
+
+impl CharTables {
+    /// The automata for `table` on a problem whose units have these spaces. Phrases no unit can
+    /// play are left out. Repetitions are valued on a smaller automaton: the phrases with the
+    /// most points per descent (a chain of a self-overlapping phrase counted at its period), as
+    /// many as fit in [`REPEAT_NODES`] nodes; after its first use a long phrase is worth less
+    /// per row than a short one repeated, so the others are spelt once, for their first use.
+    pub fn new(table: &PhraseTable, spaces: &[UnitSpace]) -> CharTables {
+        let playable: Vec<Vec<bool>> = spaces
+            .iter()
+            .map(|sp| table.phrases.iter().map(|p| p.playable(sp.k)).collect())
+            .collect();
+        let full_ids: Vec<usize> = (0..table.phrases.len())
+            .filter(|&p| playable.iter().any(|u| u[p]))
+            .collect();
+        let density = |p: usize| {
+            let ph = &table.phrases[p];
+            let len = ph.text.chars().count();
+            // A self-overlapping phrase repeats every `period` characters.
+            let bytes = ph.text.as_bytes();
+            let period = (1..len)
+                .find(|&d| bytes[d..] == bytes[..len - d])
+                .unwrap_or(len);
+            let desc = ph.cmds[len - period..]
+                .iter()
+                .filter(|c| c.is_descent())
+                .count()
+                .max(1);
+            2.0 * len as f64 / desc as f64
+        };
+        let mut ranked = full_ids.clone();
+        ranked.sort_by(|&a, &b| density(b).total_cmp(&density(a)).then(a.cmp(&b)));
+        // Every unit keeps its two best phrases (a unit that cannot rotate plays only two);
+        // the others join by density while the automaton stays small.
+        let mut rep_ids: Vec<usize> = Vec::new();
+        for u in &playable {
+            for &p in ranked.iter().filter(|&&p| u[p]).take(2) {
+                if !rep_ids.contains(&p) {
+                    rep_ids.push(p);
+                }
+            }
+        }
+        for p in ranked {
+            if rep_ids.contains(&p) {
+                continue;
+            }
+            let mut with = rep_ids.clone();
+            with.push(p);
+            let texts: Vec<&str> = with.iter().map(|&q| table.phrases[q].text.as_str()).collect();
+            if Automaton::new(&texts).len() <= REPEAT_NODES {
+                rep_ids = with;
+            }
+        }
+        rep_ids.sort();
+        let texts = |ids: &[usize]| -> Vec<String> {
+            ids.iter().map(|&q| table.phrases[q].text.clone()).collect()
+        };
+        let full = Automaton::new(&texts(&full_ids));
+        let rep = Automaton::new(&texts(&rep_ids));
+        CharTables {
+            full_ids,
+            full,
+            rep_ids,
+            rep,
+            repeat: table
+                .phrases
+                .iter()
+                .map(|p| 2 * p.text.chars().count() as i32 * SCALE)
+                .collect(),
+            first: table
+                .phrases
+                .iter()
+                .map(|p| p.first_use() * SCALE)
+                .collect(),
+            playable,
+            descents: table.phrases.iter().map(|p| p.descents).collect(),
+        }
+    }
+
+    /// Node gains of `ac`, whose phrases are `ids`, when table phrase `p` is worth `value(p)`.
+    fn gains(ac: &Automaton, ids: &[usize], value: impl Fn(usize) -> i32) -> Vec<i32> {
+        let v: Vec<i32> = ids.iter().map(|&p| value(p)).collect();
+        ac.gains(&v)
+    }
+}
+
+/// The automaton of a unit that may spell phrases for their first use, with its maps.
+struct Fresh {
+    ac: Automaton,
+    /// Node of `ac` for each node of the full automaton.
+    of_full: Vec<Node>,
+    /// Node of the repetition automaton for each node of `ac`.
+    rep_of: Vec<Node>,
+}
+
+/// What the character encoder did, for the solver's cost model.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CharStats {
+    /// Compact states valued (summed over both passes).
+    pub states: usize,
+    /// Units whose search fell back to a plain path.
+    pub fallbacks: usize,
+}
+
+impl Encoder<'_> {
+    /// Spells `plan` with the character encoder. `None` when the deadline passes first (the
+    /// caller keeps its other encoding). The text always replays without error.
+    pub fn encode_chars(
+        &self,
+        ct: &CharTables,
+        plan: &Plan,
+        deadline: Option<Instant>,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        let problem = self.problem;
+        let n = plan.placements.len();
+        // The boards before each unit.
+        let mut boards: Vec<Board> = Vec::with_capacity(n);
+        let mut sim = Sim::new(problem);
+        for pl in &plan.placements {
+            boards.push(sim.board.clone());
+            sim.lock(problem, pl.unit, pl.lock.state);
+        }
+        let late = || deadline.is_some_and(|d| Instant::now() >= d);
+        let mut bufs = Bufs::default();
+        let mut region = Region::default();
+        let mut vals = Values::default();
+        // Backward: the value of entering each unit at its spawn, per node of the repetition
+        // automaton, repetitions only.
+        let rep = &ct.rep;
+        let rep_gains = CharTables::gains(rep, &ct.rep_ids, |p| ct.repeat[p]);
+        let mut enter: Vec<Vec<i32>> = vec![vec![0; rep.len()]; n + 1];
+        for u in (0..n).rev() {
+            if late() {
+                return None;
+            }
+            let pl = &plan.placements[u];
+            let sp = &self.tables.spaces[pl.unit];
+            sp.free_map(&boards[u], &mut bufs.free);
+            let free = std::mem::take(&mut bufs.free);
+            if region.build(sp, &free, pl.lock.key, &mut bufs) {
+                let (head, tail) = enter.split_at_mut(u + 1);
+                values(sp, &region, rep, &rep_gains, &tail[0], &mut bufs, &mut vals);
+                stats.states += region.states.len();
+                let s0 = region.spawn as usize;
+                head[u] = (0..rep.len()).map(|a| vals.at(s0, FRESH, a)).collect();
+            }
+            bufs.free = free;
+        }
+        // Forward: spell unit after unit, following both automata.
+        let full = &ct.full;
+        let mut out = String::new();
+        let (mut a_full, mut a_rep): (Node, Node) = (0, 0);
+        let mut used = vec![false; self.table.phrases.len()];
+        let mut cache: rustc_hash::FxHashMap<Vec<usize>, Fresh> = Default::default();
+        for (u, pl) in plan.placements.iter().enumerate() {
+            if late() {
+                return None;
+            }
+            let sp = &self.tables.spaces[pl.unit];
+            sp.free_map(&boards[u], &mut bufs.free);
+            let free = std::mem::take(&mut bufs.free);
+            // While a phrase this unit can play is unused, the unit is valued on the automaton
+            // of every phrase, its first use included; otherwise on the repetition automaton.
+            // A phrase needs as many rows as it has descents, but for the last one, which may
+            // be the lock; the unit goes down only from its spawn to its lock.
+            let rows = (pl.lock.state.y - sp.spawn_state().y).max(0) as usize + 1;
+            let wanted =
+                |p: usize| !used[p] && ct.playable[pl.unit][p] && ct.descents[p] <= rows;
+            let fresh = ct.full_ids.iter().any(|&p| wanted(p));
+            let mut text = None;
+            if region.build(sp, &free, pl.lock.key, &mut bufs) {
+                let budget = 64 * region.states.len() + 4096;
+                text = if fresh {
+                    // The automaton of the repeated phrases and the wanted ones, built once per
+                    // set of wanted phrases.
+                    let mut ids: Vec<usize> = ct.rep_ids.clone();
+                    ids.extend(ct.full_ids.iter().copied().filter(|&p| wanted(p)));
+                    ids.sort();
+                    ids.dedup();
+                    let f = cache.entry(ids.clone()).or_insert_with(|| {
+                        let texts: Vec<&str> =
+                            ids.iter().map(|&p| self.table.phrases[p].text.as_str()).collect();
+                        let ac = Automaton::new(&texts);
+                        Fresh {
+                            of_full: ac.map_from(full),
+                            rep_of: rep.map_from(&ac),
+                            ac,
+                        }
+                    });
+                    let gains = CharTables::gains(&f.ac, &ids, |p| {
+                        if wanted(p) {
+                            ct.first[p] + ct.repeat[p]
+                        } else if ct.rep_ids.contains(&p) {
+                            ct.repeat[p]
+                        } else {
+                            0
+                        }
+                    });
+                    let terminal: Vec<i32> =
+                        f.rep_of.iter().map(|&r| enter[u + 1][r as usize]).collect();
+                    values(sp, &region, &f.ac, &gains, &terminal, &mut bufs, &mut vals);
+                    let a0 = f.of_full[a_full as usize];
+                    walk(sp, &region, &vals, &f.ac, &gains, &terminal, a0, budget)
+                } else {
+                    let terminal = &enter[u + 1];
+                    values(sp, &region, rep, &rep_gains, terminal, &mut bufs, &mut vals);
+                    walk(sp, &region, &vals, rep, &rep_gains, terminal, a_rep, budget)
+                };
+                stats.states += region.states.len();
+            }
+            let text = text.unwrap_or_else(|| {
+                stats.fallbacks += 1;
+                let (cmds, end) = sp
+                    .path(&free, sp.spawn_state(), pl.lock.key, &mut bufs.bfs)
+                    .expect("a planned lock is reachable");
+                let lock = sp.lock_cmds(&free, end);
+                let lock = Command::from_index((0..6).find(|&c| lock >> c & 1 == 1).unwrap());
+                cmds.iter().chain([&lock]).map(|c| c.char()).collect()
+            });
+            for b in text.bytes() {
+                a_full = full.step(a_full, b);
+                a_rep = rep.step(a_rep, b);
+                for &p in full.ends(a_full) {
+                    used[ct.full_ids[p as usize]] = true;
+                }
+            }
+            out.push_str(&text);
+            bufs.free = free;
+        }
+        Some(out)
+    }
+}
