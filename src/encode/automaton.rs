@@ -245,7 +245,11 @@ mod tests {
                     text.push(alphabet[rng.gen_range(0..alphabet.len())] as char);
                 }
             }
-            assert_eq!(count(&a, list.len(), &text), phrases.count(&text), "{text:?}");
+            assert_eq!(
+                count(&a, list.len(), &text),
+                phrases.count(&text),
+                "{text:?}"
+            );
         }
     }
 
@@ -284,7 +288,11 @@ mod tests {
         let map = small.map_from(&full);
         assert_eq!(map.len(), full.len());
         for text in ["", "e", "ei", "yug", "ia! i", "yuggoth"] {
-            assert_eq!(map[full.feed(0, text) as usize], small.feed(0, text), "{text:?}");
+            assert_eq!(
+                map[full.feed(0, text) as usize],
+                small.feed(0, text),
+                "{text:?}"
+            );
         }
     }
 }

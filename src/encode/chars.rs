@@ -36,6 +36,9 @@ use std::time::Instant;
 /// Scale of the phrase points in the programme's values: a row move costs one unit of value.
 const SCALE: i32 = 64;
 
+/// Memory the encoder may keep the backward pass's values in, for the forward walk.
+const KEEP_BYTES: usize = 64 << 20;
+
 /// Value of an impossible state.
 const NEG: i32 = i32::MIN / 4;
 
@@ -98,7 +101,19 @@ struct Region {
 impl Region {
     /// Builds the region of unit `sp` on free map `free` with target `key`; false when the spawn
     /// cannot reach the target.
-    fn build(&mut self, sp: &UnitSpace, free: &[u64], key: LockKey, bufs: &mut Bufs) -> bool {
+    ///
+    /// With `corridor`, only the states within that many columns of a shortest path from the
+    /// spawn to the target (on the same row) are kept: on a wide board a unit that spells well
+    /// rarely strays far from its way down, and the programme's cost falls with the width it
+    /// covers. The shortest path itself stays in, so the target is still reached.
+    fn build(
+        &mut self,
+        sp: &UnitSpace,
+        free: &[u64],
+        key: LockKey,
+        corridor: Option<i64>,
+        bufs: &mut Bufs,
+    ) -> bool {
         self.states.clear();
         self.next.clear();
         self.locks.clear();
@@ -113,6 +128,44 @@ impl Region {
             return false;
         }
         let y0 = sp.spawn_state().y;
+        if let Some(c) = corridor {
+            let Some((cmds, _)) = sp.path(free, sp.spawn_state(), key, &mut bufs.bfs) else {
+                return false;
+            };
+            // Per row, the columns of the path's states.
+            let mut span: Vec<(i64, i64)> = vec![(i64::MAX, i64::MIN); (y_end - y0 + 1) as usize];
+            let mut s = sp.spawn_state();
+            let mut mark = |s: State| {
+                if let Some(r) = span.get_mut((s.y - y0) as usize) {
+                    *r = (r.0.min(s.x), r.1.max(s.x));
+                }
+            };
+            mark(s);
+            for &cmd in &cmds {
+                s = sp.step(s, cmd);
+                mark(s);
+            }
+            // Rows below the path's end (other states of the target's member set) take the
+            // last row's span.
+            let mut last = (i64::MIN, i64::MAX);
+            for (r, &(lo, hi)) in span.iter().enumerate() {
+                if lo <= hi {
+                    last = (lo, hi);
+                }
+                let y = y0 + r as i64;
+                for o in 0..sp.k {
+                    let Some((b, n)) = sp.row(o, y) else {
+                        continue;
+                    };
+                    let x_lo = sp.x_lo(o);
+                    keep_range(
+                        &mut bufs.reach[b..b + n],
+                        last.0.saturating_sub(c) - x_lo,
+                        last.1.saturating_add(c) - x_lo,
+                    );
+                }
+            }
+        }
         // Alive: can reach a target, by moves along rows and descents (a flood bottom-up).
         bufs.alive.clear();
         bufs.alive.resize(sp.states, false);
@@ -199,9 +252,43 @@ impl Region {
         true
     }
 
+    /// Whether the commands `cmds` can be played from some state of the region through its
+    /// states (positions visited are not checked), the last one possibly as the lock.
+    fn fits(&self, cmds: &[Command]) -> bool {
+        let Some((&last, init)) = cmds.split_last() else {
+            return true;
+        };
+        (0..self.states.len()).any(|start| {
+            let mut i = start;
+            for &c in init {
+                let n = self.next[i][c as usize];
+                if n == NONE {
+                    return false;
+                }
+                i = n as usize;
+            }
+            self.next[i][last as usize] != NONE || self.locks[i] >> last as u8 & 1 == 1
+        })
+    }
+
     fn row_of(&self, y0: i64, y: i64) -> std::ops::Range<usize> {
         let (a, b) = self.rows[(y - y0) as usize];
         a as usize..b as usize
+    }
+}
+
+/// Clears the bits of `row` outside `lo..=hi` (bit indices, possibly out of range).
+fn keep_range(row: &mut [u64], lo: i64, hi: i64) {
+    for (j, w) in row.iter_mut().enumerate() {
+        let base = j as i64 * 64;
+        let (a, b) = ((lo - base).clamp(0, 64), (hi - base + 1).clamp(0, 64));
+        let mask = if a >= b {
+            0
+        } else {
+            let upper = if b == 64 { u64::MAX } else { (1u64 << b) - 1 };
+            upper & !((1u64 << a) - 1)
+        };
+        *w &= mask;
     }
 }
 
@@ -220,6 +307,8 @@ struct Bufs {
     preds: Vec<Vec<u32>>,
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
+    /// States taken off the row work lists, summed.
+    pops: usize,
 }
 
 /// The programme's values of one unit: `vals[(i * ctxs + ctx) * nodes + a]`.
@@ -362,9 +451,13 @@ fn values(
         while let Some(r) = queue.pop_front() {
             let r = r as usize;
             queued[r] = false;
+            bufs.pops += 1;
             let i = first + r;
             // The value of each row move from here, whatever the context.
-            for ((c, cx), t) in ROW_MOVES.iter().zip([&mut *tw, &mut *te, &mut *tcw, &mut *tccw]) {
+            for ((c, cx), t) in ROW_MOVES
+                .iter()
+                .zip([&mut *tw, &mut *te, &mut *tcw, &mut *tccw])
+            {
                 t.clear();
                 t.resize(na, NEG);
                 if sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
@@ -437,51 +530,26 @@ struct SearchNode {
     done: bool,
 }
 
-/// Spells one unit from node `a0`: returns the text and the automaton node after it, or `None`
-/// when no path is found within the budget (the caller falls back).
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    sp: &UnitSpace,
-    region: &Region,
-    vals: &Values,
-    ac: &Automaton,
-    gains: &[i32],
-    terminal: &[i32],
-    a0: Node,
-    budget: usize,
-) -> Option<String> {
-    let start = region.spawn as usize;
-    if !possible(vals.at(start, FRESH, a0 as usize)) {
-        return None;
-    }
-    let mut nodes: Vec<SearchNode> = vec![SearchNode {
-        i: start as u32,
-        ctx: FRESH as u8,
-        a: a0,
-        g: 0,
-        parent: u32::MAX,
-        ch: 0,
-        done: false,
-    }];
-    // Max-heap on (f, g, -index): deeper and older first among equals.
-    let mut heap: BinaryHeap<(i32, i32, std::cmp::Reverse<u32>)> = BinaryHeap::new();
-    heap.push((vals.at(start, FRESH, a0 as usize), 0, std::cmp::Reverse(0)));
-    let mut closed: rustc_hash::FxHashSet<(u32, u8, Node, u64)> = Default::default();
-    let mut expansions = 0;
-    let mut row: Vec<(i64, u8)> = Vec::new();
-    while let Some((_, _, std::cmp::Reverse(ni))) = heap.pop() {
-        let node = nodes[ni as usize];
-        if node.done {
-            return Some(rebuild(&nodes, ni));
-        }
-        // The positions visited on this row: up the parents to the last descent.
+/// One unit's walk: the programme's values and what they were computed with.
+struct Walk<'a> {
+    sp: &'a UnitSpace,
+    region: &'a Region,
+    vals: &'a Values,
+    ac: &'a Automaton,
+    gains: &'a [i32],
+    terminal: &'a [i32],
+}
+
+impl Walk<'_> {
+    /// The positions visited on the row of node `ni`: up the parents to the last descent.
+    fn row(&self, nodes: &[SearchNode], ni: u32, row: &mut Vec<(i64, u8)>) {
         row.clear();
-        let s = region.states[node.i as usize];
+        let y = self.region.states[nodes[ni as usize].i as usize].y;
         let mut p = ni;
         loop {
             let q = nodes[p as usize];
-            let st = region.states[q.i as usize];
-            if st.y != s.y {
+            let st = self.region.states[q.i as usize];
+            if st.y != y {
                 break;
             }
             row.push((st.x, st.o));
@@ -490,18 +558,24 @@ fn walk(
             }
             p = q.parent;
         }
-        let key = (node.i, node.ctx, node.a, visited_hash(&row));
-        if !closed.insert(key) {
-            continue;
-        }
-        expansions += 1;
-        if expansions > budget {
-            return None;
-        }
+    }
+
+    /// The children of a node that obey the no-repeat rule exactly, each with its bound
+    /// `g + value` (exact for a lock).
+    fn children(
+        &self,
+        node: &SearchNode,
+        ni: u32,
+        row: &[(i64, u8)],
+        out: &mut Vec<(i32, SearchNode)>,
+    ) {
+        out.clear();
+        let region = self.region;
         let i = node.i as usize;
+        let s = region.states[i];
         let lm = region.locks[i];
         for c in Command::ALL {
-            if sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
+            if self.sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
                 continue;
             }
             let n = region.next[i][c as usize];
@@ -515,37 +589,120 @@ fn walk(
                     continue;
                 }
             }
-            for &(a2, ch) in ac.edges(node.a, c) {
-                let gain = gains[a2 as usize];
-                let (h, g, done) = if locks {
-                    (terminal[a2 as usize], node.g + gain, true)
+            for &(a2, ch) in self.ac.edges(node.a, c) {
+                let gain = self.gains[a2 as usize];
+                let (h, g) = if locks {
+                    (self.terminal[a2 as usize], node.g + gain)
                 } else {
-                    let cx = ctx_after(c);
                     let pen = if c.is_descent() { 0 } else { 1 };
                     (
-                        vals.at(n as usize, cx, a2 as usize),
+                        self.vals.at(n as usize, ctx_after(c), a2 as usize),
                         node.g + gain - pen,
-                        false,
                     )
                 };
                 if !possible(h) {
                     continue;
                 }
-                nodes.push(SearchNode {
-                    i: if locks { node.i } else { n },
-                    ctx: ctx_after(c) as u8,
-                    a: a2,
-                    g,
-                    parent: ni,
-                    ch,
-                    done,
-                });
-                let id = nodes.len() as u32 - 1;
-                heap.push((g + h, g, std::cmp::Reverse(id)));
+                out.push((
+                    g + h,
+                    SearchNode {
+                        i: if locks { node.i } else { n },
+                        ctx: ctx_after(c) as u8,
+                        a: a2,
+                        g,
+                        parent: ni,
+                        ch,
+                        done: locks,
+                    },
+                ));
             }
         }
     }
-    None
+
+    fn root(&self, a0: Node) -> Option<SearchNode> {
+        let start = self.region.spawn;
+        possible(self.vals.at(start as usize, FRESH, a0 as usize)).then_some(SearchNode {
+            i: start,
+            ctx: FRESH as u8,
+            a: a0,
+            g: 0,
+            parent: u32::MAX,
+            ch: 0,
+            done: false,
+        })
+    }
+
+    /// The best path under the values (A*: they bound every exact path from above), or `None`
+    /// past `budget` expansions.
+    fn astar(&self, a0: Node, budget: usize, expanded: &mut usize) -> Option<String> {
+        let root = self.root(a0)?;
+        let h0 = self.vals.at(root.i as usize, FRESH, a0 as usize);
+        let mut nodes = vec![root];
+        // Max-heap on (f, g, -index): deeper and older first among equals.
+        let mut heap: BinaryHeap<(i32, i32, std::cmp::Reverse<u32>)> = BinaryHeap::new();
+        heap.push((h0, 0, std::cmp::Reverse(0)));
+        let mut closed: rustc_hash::FxHashSet<(u32, u8, Node, u64)> = Default::default();
+        let mut expansions = 0;
+        let mut row = Vec::new();
+        let mut kids = Vec::new();
+        while let Some((_, _, std::cmp::Reverse(ni))) = heap.pop() {
+            let node = nodes[ni as usize];
+            if node.done {
+                return Some(rebuild(&nodes, ni));
+            }
+            self.row(&nodes, ni, &mut row);
+            if !closed.insert((node.i, node.ctx, node.a, visited_hash(&row))) {
+                continue;
+            }
+            expansions += 1;
+            *expanded += 1;
+            if expansions > budget {
+                return None;
+            }
+            self.children(&node, ni, &row, &mut kids);
+            for &(f, child) in &kids {
+                nodes.push(child);
+                heap.push((f, child.g, std::cmp::Reverse(nodes.len() as u32 - 1)));
+            }
+        }
+        None
+    }
+
+    /// A valid path found depth first, the most promising child first, backtracking from dead
+    /// ends; `None` past `limit` nodes.
+    fn depth_first(&self, a0: Node, limit: usize) -> Option<String> {
+        let root = self.root(a0)?;
+        let mut nodes = vec![root];
+        // Per level: the children still to try, best last.
+        let mut stack: Vec<Vec<(i32, SearchNode)>> = Vec::new();
+        let mut row = Vec::new();
+        let mut kids = Vec::new();
+        let mut at = 0u32;
+        loop {
+            if nodes[at as usize].done {
+                return Some(rebuild(&nodes, at));
+            }
+            if nodes.len() > limit {
+                return None;
+            }
+            self.row(&nodes, at, &mut row);
+            self.children(&nodes[at as usize], at, &row, &mut kids);
+            kids.sort_by_key(|k| k.0);
+            stack.push(kids.clone());
+            // Go down the best untried child, backtracking while a level has none left.
+            loop {
+                let Some(level) = stack.last_mut() else {
+                    return None;
+                };
+                if let Some((_, child)) = level.pop() {
+                    nodes.push(child);
+                    at = nodes.len() as u32 - 1;
+                    break;
+                }
+                stack.pop();
+            }
+        }
+    }
 }
 
 /// An order-independent hash of a row's visited positions.
@@ -555,7 +712,9 @@ fn visited_hash(row: &[(i64, u8)]) -> u64 {
             let v = (x as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (o as u64) << 59;
             v ^ (v >> 29)
         })
-        .fold(0u64, |h, v| h.wrapping_add(v.wrapping_mul(0xBF58_476D_1CE4_E5B9)))
+        .fold(0u64, |h, v| {
+            h.wrapping_add(v.wrapping_mul(0xBF58_476D_1CE4_E5B9))
+        })
 }
 
 fn rebuild(nodes: &[SearchNode], mut i: u32) -> String {
@@ -585,6 +744,19 @@ pub struct CharTables {
     playable: Vec<Vec<bool>>,
     /// Per phrase of the table: its descents.
     descents: Vec<usize>,
+    /// Columns each side of a unit's shortest path the programme covers (`None`: all).
+    pub corridor: Option<i64>,
+}
+
+/// Columns each side of a unit's shortest path the programme covers on wide boards.
+pub const CORRIDOR: i64 = 10;
+
+/// The corridor for a board `width` columns wide: none where the board is at most three
+/// corridors wide, because there the whole width costs little more and a corridor was measured
+/// to lose words (boards 8 and 10 wide); on wider boards the programme's size follows the path,
+/// not the board.
+pub fn corridor_for(width: usize) -> Option<i64> {
+    (width as i64 > 3 * CORRIDOR).then_some(CORRIDOR)
 }
 
 /// The most nodes the automaton of repeated phrases may have.
@@ -596,13 +768,16 @@ impl CharTables {
     /// most points per descent (a chain of a self-overlapping phrase counted at its period), as
     /// many as fit in [`REPEAT_NODES`] nodes; after its first use a long phrase is worth less
     /// per row than a short one repeated, so the others are spelt once, for their first use.
-    pub fn new(table: &PhraseTable, spaces: &[UnitSpace]) -> CharTables {
+    pub fn new(table: &PhraseTable, spaces: &[UnitSpace], width: usize) -> CharTables {
         let playable: Vec<Vec<bool>> = spaces
             .iter()
             .map(|sp| table.phrases.iter().map(|p| p.playable(sp.k)).collect())
             .collect();
+        // A phrase without a descent could be spelt again and again along one row in the
+        // programme's relaxed model (a walk may come back to a position there), whose values
+        // would then grow without bound: such phrases are left to the other encoders.
         let full_ids: Vec<usize> = (0..table.phrases.len())
-            .filter(|&p| playable.iter().any(|u| u[p]))
+            .filter(|&p| playable.iter().any(|u| u[p]) && table.phrases[p].descents > 0)
             .collect();
         let density = |p: usize| {
             let ph = &table.phrases[p];
@@ -637,7 +812,10 @@ impl CharTables {
             }
             let mut with = rep_ids.clone();
             with.push(p);
-            let texts: Vec<&str> = with.iter().map(|&q| table.phrases[q].text.as_str()).collect();
+            let texts: Vec<&str> = with
+                .iter()
+                .map(|&q| table.phrases[q].text.as_str())
+                .collect();
             if Automaton::new(&texts).len() <= REPEAT_NODES {
                 rep_ids = with;
             }
@@ -665,6 +843,7 @@ impl CharTables {
                 .collect(),
             playable,
             descents: table.phrases.iter().map(|p| p.descents).collect(),
+            corridor: corridor_for(width),
         }
     }
 
@@ -691,6 +870,10 @@ pub struct CharStats {
     pub states: usize,
     /// Units whose search fell back to a plain path.
     pub fallbacks: usize,
+    /// States re-valued along the rows (at least one per state).
+    pub pops: usize,
+    /// Nodes the walks expanded.
+    pub expansions: usize,
 }
 
 impl Encoder<'_> {
@@ -721,6 +904,8 @@ impl Encoder<'_> {
         let rep = &ct.rep;
         let rep_gains = CharTables::gains(rep, &ct.rep_ids, |p| ct.repeat[p]);
         let mut enter: Vec<Vec<i32>> = vec![vec![0; rep.len()]; n + 1];
+        let mut saved: Vec<Option<(Region, Values)>> = (0..n).map(|_| None).collect();
+        let mut kept = 0usize;
         for u in (0..n).rev() {
             if late() {
                 return None;
@@ -729,12 +914,20 @@ impl Encoder<'_> {
             let sp = &self.tables.spaces[pl.unit];
             sp.free_map(&boards[u], &mut bufs.free);
             let free = std::mem::take(&mut bufs.free);
-            if region.build(sp, &free, pl.lock.key, &mut bufs) {
+            if region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs) {
                 let (head, tail) = enter.split_at_mut(u + 1);
                 values(sp, &region, rep, &rep_gains, &tail[0], &mut bufs, &mut vals);
                 stats.states += region.states.len();
                 let s0 = region.spawn as usize;
                 head[u] = (0..rep.len()).map(|a| vals.at(s0, FRESH, a)).collect();
+                // The forward walk needs these values again unless the unit spells a first
+                // use: keep them while they fit.
+                let bytes = vals.vals.len() * 4 + region.states.len() * 48;
+                if kept + bytes <= KEEP_BYTES {
+                    kept += bytes;
+                    region.compact = Vec::new();
+                    saved[u] = Some((std::mem::take(&mut region), std::mem::take(&mut vals)));
+                }
             }
             bufs.free = free;
         }
@@ -756,22 +949,40 @@ impl Encoder<'_> {
             // A phrase needs as many rows as it has descents, but for the last one, which may
             // be the lock; the unit goes down only from its spawn to its lock.
             let rows = (pl.lock.state.y - sp.spawn_state().y).max(0) as usize + 1;
-            let wanted =
-                |p: usize| !used[p] && ct.playable[pl.unit][p] && ct.descents[p] <= rows;
-            let fresh = ct.full_ids.iter().any(|&p| wanted(p));
+            let maybe = |p: usize| !used[p] && ct.playable[pl.unit][p] && ct.descents[p] <= rows;
             let mut text = None;
-            if region.build(sp, &free, pl.lock.key, &mut bufs) {
-                let budget = 64 * region.states.len() + 4096;
-                text = if fresh {
+            // The region: kept from the backward pass, or built again.
+            let built = match &saved[u] {
+                Some(_) => true,
+                None => region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs),
+            };
+            if built {
+                let (reg, kept_vals) = match &saved[u] {
+                    Some((r, v)) => (r, Some(v)),
+                    None => (&region, None),
+                };
+                // While a phrase this unit can play somewhere on its way is unused, the unit is
+                // valued on an automaton holding it, its first use included; otherwise on the
+                // repetition automaton.
+                let wanted: Vec<usize> = ct
+                    .full_ids
+                    .iter()
+                    .copied()
+                    .filter(|&p| maybe(p) && reg.fits(&self.table.phrases[p].cmds))
+                    .collect();
+                let budget = 64 * reg.states.len() + 4096;
+                text = if !wanted.is_empty() {
                     // The automaton of the repeated phrases and the wanted ones, built once per
                     // set of wanted phrases.
                     let mut ids: Vec<usize> = ct.rep_ids.clone();
-                    ids.extend(ct.full_ids.iter().copied().filter(|&p| wanted(p)));
+                    ids.extend(wanted.iter().copied());
                     ids.sort();
                     ids.dedup();
                     let f = cache.entry(ids.clone()).or_insert_with(|| {
-                        let texts: Vec<&str> =
-                            ids.iter().map(|&p| self.table.phrases[p].text.as_str()).collect();
+                        let texts: Vec<&str> = ids
+                            .iter()
+                            .map(|&p| self.table.phrases[p].text.as_str())
+                            .collect();
                         let ac = Automaton::new(&texts);
                         Fresh {
                             of_full: ac.map_from(full),
@@ -780,7 +991,7 @@ impl Encoder<'_> {
                         }
                     });
                     let gains = CharTables::gains(&f.ac, &ids, |p| {
-                        if wanted(p) {
+                        if wanted.contains(&p) {
                             ct.first[p] + ct.repeat[p]
                         } else if ct.rep_ids.contains(&p) {
                             ct.repeat[p]
@@ -790,15 +1001,40 @@ impl Encoder<'_> {
                     });
                     let terminal: Vec<i32> =
                         f.rep_of.iter().map(|&r| enter[u + 1][r as usize]).collect();
-                    values(sp, &region, &f.ac, &gains, &terminal, &mut bufs, &mut vals);
+                    values(sp, reg, &f.ac, &gains, &terminal, &mut bufs, &mut vals);
+                    stats.states += reg.states.len();
                     let a0 = f.of_full[a_full as usize];
-                    walk(sp, &region, &vals, &f.ac, &gains, &terminal, a0, budget)
+                    let w = Walk {
+                        sp,
+                        region: reg,
+                        vals: &vals,
+                        ac: &f.ac,
+                        gains: &gains,
+                        terminal: &terminal,
+                    };
+                    w.astar(a0, budget, &mut stats.expansions)
+                        .or_else(|| w.depth_first(a0, budget))
                 } else {
                     let terminal = &enter[u + 1];
-                    values(sp, &region, rep, &rep_gains, terminal, &mut bufs, &mut vals);
-                    walk(sp, &region, &vals, rep, &rep_gains, terminal, a_rep, budget)
+                    let v = match kept_vals {
+                        Some(v) => v,
+                        None => {
+                            values(sp, reg, rep, &rep_gains, terminal, &mut bufs, &mut vals);
+                            stats.states += reg.states.len();
+                            &vals
+                        }
+                    };
+                    let w = Walk {
+                        sp,
+                        region: reg,
+                        vals: v,
+                        ac: rep,
+                        gains: &rep_gains,
+                        terminal,
+                    };
+                    w.astar(a_rep, budget, &mut stats.expansions)
+                        .or_else(|| w.depth_first(a_rep, budget))
                 };
-                stats.states += region.states.len();
             }
             let text = text.unwrap_or_else(|| {
                 stats.fallbacks += 1;
@@ -819,6 +1055,235 @@ impl Encoder<'_> {
             out.push_str(&text);
             bufs.free = free;
         }
+        stats.pops += bufs.pops;
         Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, Outcome, Problem};
+    use crate::plan::{gen_locks, Scratch, Tables};
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
+
+    /// The reference: the best objective of any command string from the spawn that locks the
+    /// unit at `target` (its member set), found by trying every character of every command
+    /// with the engine's own game (which enforces the no-repeat rule), memoised on the exact
+    /// state: position, positions visited on the row, and the text's last characters. The
+    /// objective is the one the walk maximises: per character the gain of the automaton node it
+    /// enters, minus one per row move, plus the terminal value of the node after the lock.
+    struct Reference<'a> {
+        ac: &'a Automaton,
+        gains: &'a [i32],
+        terminal: &'a [i32],
+        target: Vec<(i64, i64)>,
+        memo: HashMap<(i64, i64, u8, Vec<(i64, u8)>, Node), (i32, String)>,
+    }
+
+    impl Reference<'_> {
+        fn best(&mut self, game: &Game, row: &[(i64, u8)], a: Node) -> i32 {
+            self.best_text(game, row, a).0
+        }
+
+        fn best_text(&mut self, game: &Game, row: &[(i64, u8)], a: Node) -> (i32, String) {
+            let piece = game.piece().expect("a unit in play");
+            let unit = &game.problem().units[piece.unit];
+            let mut sorted = row.to_vec();
+            sorted.sort();
+            let key = (
+                piece.pivot.x,
+                piece.pivot.y,
+                unit.canon(piece.orient),
+                sorted,
+                a,
+            );
+            if let Some(v) = self.memo.get(&key) {
+                return v.clone();
+            }
+            let mut cells: Vec<(i64, i64)> =
+                game.piece_cells().iter().map(|c| (c.x, c.y)).collect();
+            cells.sort();
+            let mut best = (NEG, String::new());
+            for c in Command::ALL {
+                for ch in c.chars().bytes() {
+                    let a2 = self.ac.step(a, ch);
+                    let mut g = game.clone();
+                    match g.step(c) {
+                        Err(_) | Ok(Outcome::Ignored) => {}
+                        Ok(Outcome::Locked { .. }) => {
+                            let v = self.gains[a2 as usize] + self.terminal[a2 as usize];
+                            if cells == self.target && v > best.0 {
+                                best = (v, (ch as char).to_string());
+                            }
+                        }
+                        Ok(Outcome::Moved) => {
+                            let p = g.piece().expect("moved");
+                            let pos = (p.pivot.x, unit.canon(p.orient));
+                            let (next_row, pen) = if c.is_descent() {
+                                (vec![pos], 0)
+                            } else {
+                                let mut r = row.to_vec();
+                                r.push(pos);
+                                (r, 1)
+                            };
+                            let (v, t) = self.best_text(&g, &next_row, a2);
+                            if possible(v) && v + self.gains[a2 as usize] - pen > best.0 {
+                                best = (
+                                    v + self.gains[a2 as usize] - pen,
+                                    format!("{}{t}", ch as char),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            self.memo.insert(key, best.clone());
+            best
+        }
+
+        /// The objective of a text (which must lock the unit at the target).
+        fn score(&self, game: &Game, text: &str) -> i32 {
+            let mut g = game.clone();
+            let mut a = 0;
+            let mut total = 0;
+            for ch in text.bytes() {
+                let c = match Command::decode(ch as char) {
+                    crate::engine::Decoded::Command(c) => c,
+                    _ => panic!("not a command: {ch}"),
+                };
+                let cells: Vec<(i64, i64)> = {
+                    let mut v: Vec<(i64, i64)> =
+                        g.piece_cells().iter().map(|c| (c.x, c.y)).collect();
+                    v.sort();
+                    v
+                };
+                a = self.ac.step(a, ch);
+                total += self.gains[a as usize];
+                match g.step(c).expect("the walk obeys the rules") {
+                    Outcome::Locked { .. } => {
+                        assert_eq!(cells, self.target, "locked at the target");
+                        return total + self.terminal[a as usize];
+                    }
+                    Outcome::Moved if !c.is_descent() => total -= 1,
+                    _ => {}
+                }
+            }
+            panic!("the text does not lock the unit: {text:?}");
+        }
+    }
+
+    /// Random short phrases over the command characters, each with a descent (the encoder
+    /// leaves the others out), with "ei!" among them now and then.
+    fn random_phrases(rng: &mut impl Rng) -> Vec<String> {
+        let alphabet: Vec<char> = "pbalmdkei! ".chars().collect();
+        let mut v: Vec<String> = (0..rng.gen_range(1..=3))
+            .map(|_| loop {
+                let p: String = (0..rng.gen_range(2..=4))
+                    .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+                    .collect();
+                if p.chars().any(|c| "alim ".contains(c)) {
+                    break p;
+                }
+            })
+            .collect();
+        if rng.gen_bool(0.3) {
+            v.push("ei!".into());
+        }
+        v
+    }
+
+    #[test]
+    fn the_walk_finds_the_best_valid_path_on_tiny_boards() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        let mut checked = 0;
+        let mut rotating = 0;
+        for case in 0..3000 {
+            let (w, h) = (rng.gen_range(3..=5), rng.gen_range(3..=5));
+            let unit = crate::testkit::random_unit(&mut rng, 3, 0.4);
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (2, 0.3), &[unit], (1, &[0]));
+            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            let tables = Tables::new(&p);
+            let sp = &tables.spaces[0];
+            let mut scratch = Scratch::default();
+            if !gen_locks(&tables, 0, &p.board, &mut scratch) || scratch.locks.is_empty() {
+                continue;
+            }
+            let lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
+            let phrases = random_phrases(&mut rng);
+            let ac = Automaton::new(&phrases);
+            let values_of: Vec<i32> = phrases.iter().map(|s| 2 * s.len() as i32 * SCALE).collect();
+            let gains = ac.gains(&values_of);
+            let terminal: Vec<i32> = (0..ac.len()).map(|_| rng.gen_range(0..3) * SCALE).collect();
+            let mut bufs = Bufs::default();
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut region = Region::default();
+            let corridor = if rng.gen_bool(0.3) { Some(1) } else { None };
+            assert!(
+                region.build(sp, &free, lock.key, corridor, &mut bufs),
+                "case {case}: {json} lock {lock:?} corridor {corridor:?}"
+            );
+            let mut vals = Values::default();
+            values(sp, &region, &ac, &gains, &terminal, &mut bufs, &mut vals);
+            let walk = Walk {
+                sp,
+                region: &region,
+                vals: &vals,
+                ac: &ac,
+                gains: &gains,
+                terminal: &terminal,
+            };
+            let mut expanded = 0;
+            let text = walk
+                .astar(0, usize::MAX, &mut expanded)
+                .unwrap_or_else(|| panic!("case {case}: no path"));
+            let game = Game::new(&p, 0);
+            let mut target = sp
+                .cells(lock.state)
+                .iter()
+                .map(|&(dx, dy)| (lock.state.x + dx, lock.state.y + dy))
+                .collect::<Vec<_>>();
+            target.sort();
+            let mut reference = Reference {
+                ac: &ac,
+                gains: &gains,
+                terminal: &terminal,
+                target,
+                memo: HashMap::new(),
+            };
+            let got = reference.score(&game, &text);
+            // The region of a corridor may leave the best path out; the walk is then only
+            // valid, never better than the reference.
+            let (best, best_text) =
+                reference.best_text(&game, &[(game.piece().unwrap().pivot.x, 0)], 0);
+            if corridor.is_none() {
+                assert_eq!(
+                    got, best,
+                    "case {case}: {json}\nphrases {phrases:?} lock {lock:?} terminal {terminal:?}\nwalk {text:?} reference {best_text:?} value at spawn {}",
+                    vals.at(region.spawn as usize, FRESH, 0)
+                );
+                // The values bound every path from above.
+                assert!(
+                    vals.at(region.spawn as usize, FRESH, 0) >= best,
+                    "case {case}"
+                );
+            } else {
+                assert!(got <= best, "case {case}");
+            }
+            // The depth-first search finds a valid path as well.
+            let dfs = walk.depth_first(0, usize::MAX).expect("a path exists");
+            assert!(reference.score(&game, &dfs) <= best);
+            checked += 1;
+            rotating += (sp.k > 1) as usize;
+        }
+        assert!(
+            checked > 1000 && rotating > 300,
+            "{checked} cases, {rotating} rotating"
+        );
     }
 }

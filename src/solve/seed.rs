@@ -1,0 +1,438 @@
+//! The search for one (problem, seed): games of growing cost until the budget is spent, the
+//! best by the engine's own score kept.
+//!
+//! - **Quick answer.** A greedy plan spelt by the greedy encoder, planned within part of the
+//!   budget so that there is always time to spell it: an answer is in hand even when a whole
+//!   game cannot be planned in time (the evaluator scores a partial game).
+//! - **Beams.** Each later attempt plans with a beam four times wider than the last (as wide as
+//!   a cost model of time per width per unit placed allows), with the scoring systems in turn
+//!   and a different random seed each time, and spells its game with the DP encoder. Narrow
+//!   beams cycle through the systems; from width [`WIDE`] on, beams are few and costly, so they
+//!   go to the systems that did best at the widest beams they ran.
+//! - **Polish.** The character encoder ([`crate::encode::chars`]) spells a plan better than the
+//!   DP encoder (every occurrence, overlaps and spans counted) but costs tens of times more, so
+//!   it re-spells the games that may become the best: the best game not yet polished, whenever
+//!   the gain polishing has shown so far would make it the best.
+//!
+//! Attempt `i` always uses the same system, width and random seed, and a polish depends only on
+//! the scores before it, so a run that completes `n` attempts gives the same answer as any other
+//! that completes `n`; `Budget::Attempts` fixes `n` (reproducible to the character).
+
+use super::{Prepared, SeedResult, SolveConfig};
+use crate::encode::{CharStats, Encoder, Mode, PhraseValuer};
+use crate::engine::{evaluate, Problem};
+use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables};
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// What the solver may spend on one seed.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    /// Until this instant.
+    Until(Instant),
+    /// Exactly this many beam attempts, whatever the time: reproducible to the character.
+    Attempts(u32),
+}
+
+/// Heuristic value of one point of phrase potential (see [`PhraseValuer`]).
+pub const PHRASE_WEIGHT: f64 = 0.2;
+
+/// The widest beam the solver uses (its memory grows with width x source length).
+pub const MAX_WIDTH: usize = 2048;
+
+/// The widest beam an attempt tries when the budget is a number of attempts.
+const ATTEMPTS_MAX_WIDTH: usize = 256;
+
+/// From this width on, beams go to the systems that did best instead of cycling.
+const WIDE: usize = 64;
+
+/// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
+/// for the allocator.
+pub const STEP_BYTES: u64 = 96;
+
+/// Each round's beams are this many times wider than the last round's.
+const GROWTH: usize = 4;
+
+/// A wider beam tends to survive longer: the cost model counts on this many times the units of
+/// the games played so far.
+const SURVIVAL: f64 = 2.0;
+
+/// Margin on the cost model's estimate of a beam's planning time.
+const PLAN_MARGIN: f64 = 1.2;
+
+/// Margin on the time kept to finish a beam greedily and spell it when it runs late.
+const NARROW_MARGIN: f64 = 1.5;
+
+/// The DP encoder's time, at first, as a multiple of the quick answer's greedy encoding.
+const FIRST_DP_FACTOR: f64 = 3.0;
+
+/// The character encoder's time, at first, as a multiple of the DP encoder's on the same plan
+/// (measured 20 to 60 on the small boards; learnt from each polish).
+const FIRST_CHARS_FACTOR: f64 = 60.0;
+
+/// The quick answer plans in at most this fraction of the budget, so that it can be spelt.
+const QUICK_PLAN_SHARE: f64 = 0.5;
+
+/// How much polishing is expected to add, at first, as a factor of the DP encoder's score.
+const FIRST_POLISH_GAIN: f64 = 1.02;
+
+/// A planned game and the best text found for it.
+struct Game {
+    plan: Plan,
+    result: SeedResult,
+    /// The system that planned it.
+    system: usize,
+    plan_time: Duration,
+    encode_time: Duration,
+    /// Spelt by the character encoder already.
+    polished: bool,
+}
+
+/// The cost model, updated as attempts finish.
+struct Costs {
+    /// Planning time per unit of beam width per unit placed.
+    per_unit: f64,
+    /// The most units a game lasted.
+    units: f64,
+    /// The slowest DP encoding.
+    encode: f64,
+    /// The character encoder's time as a multiple of the DP encoder's.
+    chars_factor: f64,
+    /// What polishing adds, as a factor of the DP encoder's score (the smallest seen).
+    polish_gain: f64,
+}
+
+/// Solves one seed within its budget, running `lanes` attempts at a time on the current rayon
+/// pool. Always returns an answer (the quick one at worst).
+pub fn solve_seed(
+    prep: &Prepared,
+    seed: u32,
+    budget: Budget,
+    lanes: usize,
+    cfg: &SolveConfig,
+) -> SeedResult {
+    let search = Search::new(prep, seed, budget, cfg);
+    search.run(lanes)
+}
+
+/// One seed's search.
+struct Search<'a> {
+    problem: &'a Problem,
+    tables: &'a Tables,
+    prep: &'a Prepared<'a>,
+    encoder: Encoder<'a>,
+    cfg: &'a SolveConfig,
+    seed: u32,
+    budget: Budget,
+    deadline: Option<Instant>,
+    /// Whether any phrase is to be spelt.
+    spells: bool,
+    /// Whether the planner values what units that cannot rotate can spell on their way.
+    aware: bool,
+    debug: bool,
+}
+
+impl<'a> Search<'a> {
+    fn new(prep: &'a Prepared<'a>, seed: u32, budget: Budget, cfg: &'a SolveConfig) -> Self {
+        let spells = !cfg.table.phrases.is_empty();
+        Search {
+            problem: prep.problem,
+            tables: &prep.tables,
+            prep,
+            encoder: Encoder::new(prep.problem, &prep.tables, &cfg.table),
+            cfg,
+            seed,
+            budget,
+            deadline: match budget {
+                Budget::Until(d) => Some(d),
+                Budget::Attempts(_) => None,
+            },
+            spells,
+            // Phrase-aware placement for units that cannot rotate: cheap and exact there.
+            // (Valuing the opening of other games by the forward programme costs several times
+            // a plan and showed no gain in the benchmark, so it is not used.)
+            aware: spells && prep.tables.spaces.iter().any(|s| s.k == 1),
+            debug: super::debug_enabled(),
+        }
+    }
+
+    fn left(&self) -> f64 {
+        self.deadline.map_or(f64::INFINITY, |d| {
+            d.saturating_duration_since(Instant::now()).as_secs_f64()
+        })
+    }
+
+    /// Plans and spells one game: attempt `i` with a system, a beam width and an encoder mode;
+    /// `plan_until` stops the planner early (the quick answer), `narrow_at` narrows a late beam.
+    fn attempt(
+        &self,
+        i: u32,
+        system: usize,
+        width: usize,
+        mode: Mode,
+        plan_until: Option<Instant>,
+        narrow_at: Option<Instant>,
+    ) -> Game {
+        let (name, weights) = &self.cfg.systems[system];
+        let pc = PlanConfig {
+            weights: weights.clone(),
+            rng_seed: i as u64,
+            deadline: plan_until.or(self.deadline),
+            narrow_at,
+        };
+        let t0 = Instant::now();
+        let shape = BeamShape {
+            width,
+            branch: width.clamp(1, 8),
+        };
+        let mut valuer = self
+            .aware
+            .then(|| PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0));
+        let plan = plan_beam(
+            self.problem,
+            self.tables,
+            self.seed,
+            &pc,
+            shape,
+            valuer.as_mut().map(|v| v as _),
+        );
+        let plan_time = t0.elapsed();
+        let text = self.encoder.encode(&plan, mode, self.deadline);
+        let encode_time = t0.elapsed() - plan_time;
+        let mode = match mode {
+            Mode::Plain => "plain",
+            Mode::Greedy => "greedy",
+            Mode::Dp => "dp",
+        };
+        let result = self.result(text, format!("hextris {name}#{i} w{width} {mode}"));
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} attempt {i} w{width} {mode}: plan {:.3}s ({} units) encode {:.3}s score {}",
+                self.problem.id,
+                self.seed,
+                plan_time.as_secs_f64(),
+                plan.placements.len(),
+                encode_time.as_secs_f64(),
+                result.score
+            );
+        }
+        Game {
+            plan,
+            result,
+            system,
+            plan_time,
+            encode_time,
+            polished: false,
+        }
+    }
+
+    /// Scores a text with the engine.
+    fn result(&self, solution: String, tag: String) -> SeedResult {
+        let e = evaluate(self.problem, self.seed, &solution, &self.cfg.phrases);
+        debug_assert!(!e.end.is_error(), "{}", e.end);
+        SeedResult {
+            seed: self.seed,
+            // An error (which the tests rule out) must never be the answer: score it 0.
+            score: if e.end.is_error() { 0 } else { e.score },
+            solution,
+            move_score: e.move_score,
+            power_score: e.power_score,
+            tag,
+            attempts: 1,
+        }
+    }
+
+    /// Re-spells a game with the character encoder; `None` when it could not finish in time.
+    fn polish(&self, game: &Game) -> Option<(SeedResult, Duration)> {
+        let t0 = Instant::now();
+        let mut stats = CharStats::default();
+        let chars = self.prep.chars(&self.cfg.table);
+        let text = self
+            .encoder
+            .encode_chars(chars, &game.plan, self.deadline, &mut stats)?;
+        let tag = game
+            .result
+            .tag
+            .replace(" dp", " chars")
+            .replace(" greedy", " chars");
+        let result = self.result(text, tag);
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} polish {}: {:.3}s score {} -> {} ({} states, {} fallbacks)",
+                self.problem.id,
+                self.seed,
+                game.result.tag,
+                t0.elapsed().as_secs_f64(),
+                game.result.score,
+                result.score,
+                stats.states,
+                stats.fallbacks
+            );
+        }
+        Some((result, t0.elapsed()))
+    }
+
+    fn run(&self, lanes: usize) -> SeedResult {
+        let fast = if self.spells {
+            Mode::Greedy
+        } else {
+            Mode::Plain
+        };
+        let slow = if self.spells { Mode::Dp } else { Mode::Plain };
+        // The quick answer plans within part of the budget, so that it can be spelt in time.
+        let plan_until = self.deadline.map(|d| {
+            Instant::now()
+                + d.saturating_duration_since(Instant::now())
+                    .mul_f64(QUICK_PLAN_SHARE)
+        });
+        let quick = self.attempt(0, 0, 1, fast, plan_until, None);
+        // Half the memory for the beams of all the lanes at once; the rest is tables and answers.
+        let per_beam = self.cfg.memory / 2 / lanes.max(1) as u64;
+        let source = self.problem.source_length.max(1) as f64;
+        let max_width = ((per_beam / (STEP_BYTES * source as u64)) as usize).clamp(1, MAX_WIDTH);
+        // Per system: the widest beam it ran and its best score there.
+        let mut record: Vec<(usize, u64)> = vec![(0, 0); self.cfg.systems.len()];
+        record[0] = (1, quick.result.score);
+        let mut costs = Costs {
+            per_unit: quick.plan_time.as_secs_f64() / quick.plan.placements.len().max(1) as f64,
+            units: quick.plan.placements.len().max(1) as f64,
+            encode: quick.encode_time.as_secs_f64()
+                * if self.spells { FIRST_DP_FACTOR } else { 1.0 },
+            chars_factor: FIRST_CHARS_FACTOR,
+            polish_gain: FIRST_POLISH_GAIN,
+        };
+        let mut best = quick.result.clone();
+        let mut games: Vec<Game> = vec![quick];
+        let mut done = 1u32;
+        let mut width = 1usize;
+        loop {
+            if self.spells && self.polish_round(&mut games, &mut best, &mut costs, lanes) {
+                continue;
+            }
+            let cost = |w: usize| {
+                let expect = (costs.units * SURVIVAL).min(source);
+                let chars = if self.spells {
+                    costs.encode * costs.chars_factor
+                } else {
+                    0.0
+                };
+                costs.per_unit * w as f64 * expect * PLAN_MARGIN + costs.encode + chars
+            };
+            let (next, n) = match self.budget {
+                Budget::Attempts(n) => {
+                    if done >= n {
+                        break;
+                    }
+                    (
+                        (width * GROWTH).min(ATTEMPTS_MAX_WIDTH).min(max_width),
+                        ((n - done) as usize).min(lanes),
+                    )
+                }
+                Budget::Until(_) => {
+                    let left = self.left();
+                    let mut w = (width * GROWTH).min(max_width);
+                    while w > 1 && cost(w) > left {
+                        w /= 2;
+                    }
+                    if cost(w) > left {
+                        break;
+                    }
+                    (w, lanes)
+                }
+            };
+            // Leave time to finish the game greedily and to spell it.
+            let narrow_at = self.deadline.map(|d| {
+                d - Duration::from_secs_f64(
+                    (costs.encode * NARROW_MARGIN + costs.per_unit * source * NARROW_MARGIN)
+                        .min(self.left()),
+                )
+            });
+            let systems: Vec<usize> = if next < WIDE {
+                (done..done + n as u32)
+                    .map(|i| i as usize % self.cfg.systems.len())
+                    .collect()
+            } else {
+                let mut rank: Vec<usize> = (0..self.cfg.systems.len()).collect();
+                rank.sort_by_key(|&s| std::cmp::Reverse(record[s]));
+                (0..n).map(|j| rank[j % rank.len()]).collect()
+            };
+            let round: Vec<Game> = (0..n)
+                .into_par_iter()
+                .map(|j| self.attempt(done + j as u32, systems[j], next, slow, None, narrow_at))
+                .collect();
+            done += n as u32;
+            width = next;
+            for g in round {
+                let r = &mut record[g.system];
+                *r = (*r).max((next, g.result.score));
+                costs.per_unit = costs.per_unit.max(
+                    g.plan_time.as_secs_f64()
+                        / (next as f64 * g.plan.placements.len().max(1) as f64),
+                );
+                costs.units = costs.units.max(g.plan.placements.len() as f64);
+                costs.encode = costs.encode.max(g.encode_time.as_secs_f64());
+                if g.result.score > best.score {
+                    best = g.result.clone();
+                }
+                games.push(g);
+            }
+            // Only the games that may still be polished into the best are worth keeping.
+            games.sort_by_key(|g| std::cmp::Reverse(g.result.score));
+            games.truncate(KEEP_GAMES);
+        }
+        best.attempts = done;
+        best
+    }
+
+    /// Polishes the best games not polished yet that may become the best (up to `lanes` at a
+    /// time); false when there is none, or no time for one.
+    fn polish_round(
+        &self,
+        games: &mut [Game],
+        best: &mut SeedResult,
+        costs: &mut Costs,
+        lanes: usize,
+    ) -> bool {
+        let left = self.left();
+        let picks: Vec<usize> = (0..games.len())
+            .filter(|&i| {
+                let g = &games[i];
+                !g.polished
+                    && !g.plan.placements.is_empty()
+                    && g.result.score as f64 * costs.polish_gain >= best.score as f64
+                    && g.encode_time.as_secs_f64().max(costs.encode / 4.0) * costs.chars_factor
+                        <= left
+            })
+            .take(lanes.max(1))
+            .collect();
+        if picks.is_empty() {
+            return false;
+        }
+        let out: Vec<Option<(SeedResult, Duration)>> =
+            picks.par_iter().map(|&i| self.polish(&games[i])).collect();
+        for (&i, o) in picks.iter().zip(out) {
+            let g = &mut games[i];
+            g.polished = true;
+            let Some((r, t)) = o else {
+                // Out of time: the estimate was too low.
+                costs.chars_factor *= 2.0;
+                continue;
+            };
+            let dp = g.encode_time.as_secs_f64().max(1e-4);
+            costs.chars_factor = costs.chars_factor.max(t.as_secs_f64() / dp).min(1e4);
+            if g.result.score > 0 {
+                costs.polish_gain = (r.score as f64 / g.result.score as f64).clamp(1.0, 1.5);
+            }
+            if r.score > g.result.score {
+                g.result = r;
+            }
+            if g.result.score > best.score {
+                *best = g.result.clone();
+            }
+        }
+        true
+    }
+}
+
+/// Games kept as candidates for polishing.
+const KEEP_GAMES: usize = 4;
