@@ -27,6 +27,17 @@ pub enum Mode {
     Dp,
 }
 
+impl Mode {
+    /// The mode's name in the solver's tags.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Plain => "plain",
+            Mode::Greedy => "greedy",
+            Mode::Dp => "dp",
+        }
+    }
+}
+
 /// The encoder of one problem and one phrase table.
 pub struct Encoder<'a> {
     problem: &'a Problem,
@@ -88,14 +99,33 @@ impl<'a> Encoder<'a> {
     }
 
     /// Spells a whole plan. Past `deadline`, it stops after the unit in hand: the string then
-    /// ends early (a valid, shorter game).
+    /// ends early (a valid, shorter game). Plain paths spell the first unit whatever the time
+    /// (one short search), so that a plan never gives an empty answer.
     pub fn encode(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
+        // The buffers are sized by the board's state count; on a large board filling them anew
+        // costs more than spelling a unit, so each thread keeps its own between encodings.
+        thread_local! {
+            static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+        }
+        BUFFERS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut b) => self.encode_with(plan, mode, deadline, &mut b),
+            Err(_) => self.encode_with(plan, mode, deadline, &mut Buffers::default()),
+        })
+    }
+
+    fn encode_with(
+        &self,
+        plan: &Plan,
+        mode: Mode,
+        deadline: Option<Instant>,
+        b: &mut Buffers,
+    ) -> String {
         let mut sim = Sim::new(self.problem);
-        let mut b = Buffers::default();
         let mut out = String::new();
         let mut used = vec![false; self.table.phrases.len()];
-        for pl in &plan.placements {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+        for (u, pl) in plan.placements.iter().enumerate() {
+            let first_plain = u == 0 && mode == Mode::Plain;
+            if deadline.is_some_and(|d| Instant::now() >= d) && !first_plain {
                 break;
             }
             let space = &self.tables.spaces[pl.unit];

@@ -53,10 +53,37 @@ pub fn plan_beam(
     seed: u32,
     cfg: &PlanConfig,
     shape: BeamShape,
+    valuer: Option<&mut dyn LockValuer>,
+) -> Plan {
+    // The scratch buffers are sized by the board's state count; on a large board filling them
+    // anew costs more than planning a unit, so each thread keeps its own between plans.
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    }
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => plan_with(problem, tables, seed, cfg, shape, valuer, &mut scratch),
+        Err(_) => plan_with(
+            problem,
+            tables,
+            seed,
+            cfg,
+            shape,
+            valuer,
+            &mut Scratch::default(),
+        ),
+    })
+}
+
+fn plan_with(
+    problem: &Problem,
+    tables: &Tables,
+    seed: u32,
+    cfg: &PlanConfig,
+    shape: BeamShape,
     mut valuer: Option<&mut dyn LockValuer>,
+    scratch: &mut Scratch,
 ) -> Plan {
     let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
-    let mut scratch = Scratch::default();
     let mut steps: Vec<Step> = Vec::new();
     let mut beam = vec![Node {
         sim: Sim::new(problem),
@@ -89,7 +116,7 @@ pub fn plan_beam(
         children.clear();
         let mut live = Vec::with_capacity(beam.len());
         for node in beam.drain(..) {
-            if !gen_locks(tables, unit, &node.sim.board, &mut scratch) {
+            if !gen_locks(tables, unit, &node.sim.board, scratch) {
                 ended.push(node);
                 continue;
             }

@@ -70,6 +70,14 @@ const FIRST_DP_FACTOR: f64 = 3.0;
 /// (measured 20 to 60 on the small boards; learnt from each polish).
 const FIRST_CHARS_FACTOR: f64 = 60.0;
 
+/// The greedy encoder's time as a multiple of plain paths' on the same plan: the quick answer
+/// is spelt greedily only when this much time is left.
+const FIRST_SPELL_FACTOR: f64 = 20.0;
+
+/// The greedy encoder's time per unit per state of the unit's space, generously (measured about
+/// 0.25 us on a 1000 x 1000 board, whose spaces have 6 million states).
+const SPELL_STATE_SECONDS: f64 = 0.5e-6;
+
 /// The quick answer plans in at most this fraction of the budget, so that it can be spelt.
 const QUICK_PLAN_SHARE: f64 = 0.5;
 
@@ -84,6 +92,8 @@ struct Game {
     system: usize,
     plan_time: Duration,
     encode_time: Duration,
+    /// The encoder that spelt `result` (before any polish).
+    mode: Mode,
     /// Spelt by the character encoder already.
     polished: bool,
 }
@@ -199,17 +209,13 @@ impl<'a> Search<'a> {
         let plan_time = t0.elapsed();
         let text = self.encoder.encode(&plan, mode, self.deadline);
         let encode_time = t0.elapsed() - plan_time;
-        let mode = match mode {
-            Mode::Plain => "plain",
-            Mode::Greedy => "greedy",
-            Mode::Dp => "dp",
-        };
-        let result = self.result(text, format!("hextris {name}#{i} w{width} {mode}"));
+        let result = self.result(text, format!("hextris {name}#{i} w{width} {}", mode.name()));
         if self.debug {
             eprintln!(
-                "  problem {} seed {} attempt {i} w{width} {mode}: plan {:.3}s ({} units) encode {:.3}s score {}",
+                "  problem {} seed {} attempt {i} w{width} {}: plan {:.3}s ({} units) encode {:.3}s score {}",
                 self.problem.id,
                 self.seed,
+                mode.name(),
                 plan_time.as_secs_f64(),
                 plan.placements.len(),
                 encode_time.as_secs_f64(),
@@ -222,6 +228,7 @@ impl<'a> Search<'a> {
             system,
             plan_time,
             encode_time,
+            mode,
             polished: false,
         }
     }
@@ -272,6 +279,45 @@ impl<'a> Search<'a> {
         Some((result, t0.elapsed()))
     }
 
+    /// The quick answer: a greedy plan made by `plan_until`, spelt first with plain paths (an
+    /// answer in hand even on a board so large that one unit takes the spelling encoders
+    /// seconds), then with `mode` when the plain spelling shows there is time for it; the
+    /// better of the two. Each encoder stops after the unit in hand at the deadline, and the
+    /// evaluator scores a partial game, so the answer is never empty while a unit can lock.
+    fn quick(&self, mode: Mode, plan_until: Option<Instant>) -> Game {
+        let mut game = self.attempt(0, 0, 1, Mode::Plain, plan_until, None);
+        if mode == Mode::Plain {
+            return game;
+        }
+        let t0 = Instant::now();
+        // The greedy encoder's time for one unit grows with the unit's state space; the encoder
+        // stops after the unit in hand at the deadline, so one unit must fit in what is left.
+        let states = self
+            .tables
+            .spaces
+            .iter()
+            .map(|s| s.states)
+            .max()
+            .unwrap_or(0);
+        let per_unit = states as f64 * SPELL_STATE_SECONDS;
+        let expect = game.encode_time.as_secs_f64() * FIRST_SPELL_FACTOR;
+        if expect > self.left() || per_unit * 2.0 > self.left() {
+            return game;
+        }
+        let text = self.encoder.encode(&game.plan, mode, self.deadline);
+        let tag = game
+            .result
+            .tag
+            .replace(" plain", &format!(" {}", mode.name()));
+        let spelt = self.result(text, tag);
+        game.encode_time = t0.elapsed();
+        if spelt.score > game.result.score {
+            game.result = spelt;
+            game.mode = mode;
+        }
+        game
+    }
+
     fn run(&self, lanes: usize) -> SeedResult {
         let fast = if self.spells {
             Mode::Greedy
@@ -285,7 +331,7 @@ impl<'a> Search<'a> {
                 + d.saturating_duration_since(Instant::now())
                     .mul_f64(QUICK_PLAN_SHARE)
         });
-        let quick = self.attempt(0, 0, 1, fast, plan_until, None);
+        let quick = self.quick(fast, plan_until);
         // Half the memory for the beams of all the lanes at once; the rest is tables and answers.
         let per_beam = self.cfg.memory / 2 / lanes.max(1) as u64;
         let source = self.problem.source_length.max(1) as f64;
@@ -296,8 +342,14 @@ impl<'a> Search<'a> {
         let mut costs = Costs {
             per_unit: quick.plan_time.as_secs_f64() / quick.plan.placements.len().max(1) as f64,
             units: quick.plan.placements.len().max(1) as f64,
+            // The DP encoder's time from the greedy one's, or from plain paths' when there was
+            // no time to spell greedily.
             encode: quick.encode_time.as_secs_f64()
-                * if self.spells { FIRST_DP_FACTOR } else { 1.0 },
+                * match quick.mode {
+                    _ if !self.spells => 1.0,
+                    Mode::Plain => FIRST_SPELL_FACTOR * FIRST_DP_FACTOR,
+                    _ => FIRST_DP_FACTOR,
+                },
             chars_factor: FIRST_CHARS_FACTOR,
             polish_gain: FIRST_POLISH_GAIN,
         };
