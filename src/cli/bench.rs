@@ -1,6 +1,7 @@
 //! `hextris bench`: every problem with the same budget, one after the other, and the table of
 //! per-problem scores (move, power, total, time) and their sum, so that each change can be
-//! compared with the last.
+//! compared with the last. Given several budgets (`-t 1,10,60`), one table per budget, then the
+//! curve: each problem's score at each budget, and optionally an SVG plot of the totals.
 
 use crate::engine::Problem;
 use crate::error::Result;
@@ -14,9 +15,21 @@ pub struct Args {
     /// Problem files or folders of them.
     #[arg(required = true, value_name = "PROBLEM")]
     pub problems: Vec<PathBuf>,
-    /// Seconds per problem, as `play_icfp2015 -t` would get for a run of that problem alone.
-    #[arg(short = 't', long = "time", default_value_t = 10.0)]
-    pub time: f64,
+    /// Seconds per problem, as `play_icfp2015 -t` would get for a run of that problem alone;
+    /// several budgets separated by commas give the curve of score against time.
+    #[arg(
+        short = 't',
+        long = "time",
+        default_value = "10",
+        value_delimiter = ','
+    )]
+    pub time: Vec<f64>,
+    /// With several budgets, also draw the total score against the budget as an SVG file.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// A total to draw as a dashed line on the SVG plot (e.g. the best 2015 scores' sum).
+    #[arg(long, value_name = "SCORE", requires = "svg")]
+    pub reference: Option<u64>,
     #[command(flatten)]
     pub phrases: crate::cli::PhraseArgs,
     #[command(flatten)]
@@ -37,7 +50,9 @@ pub struct Args {
 
 /// Runs `hextris bench`.
 pub fn run(args: Args) -> Result<()> {
-    crate::cli::check_seconds("--time", args.time)?;
+    for &t in &args.time {
+        crate::cli::check_seconds("--time", t)?;
+    }
     let loaded = load_problems(&args.problems)?;
     let phrases = if args.no_phrases {
         crate::engine::Phrases::new(Vec::<String>::new())
@@ -49,17 +64,62 @@ pub fn run(args: Args) -> Result<()> {
         .as_deref()
         .map(crate::store::Store::open)
         .transpose()?;
+    let systems = args.weights.get()?;
+    let mut all = Vec::new();
+    // Per budget, each problem's (id, score).
+    let mut curve: Vec<Vec<(i64, u64)>> = Vec::new();
+    for (b, &time) in args.time.iter().enumerate() {
+        if args.time.len() > 1 {
+            println!(
+                "{}budget {time} s per problem",
+                if b > 0 { "\n" } else { "" }
+            );
+        }
+        let (total, scores) =
+            bench_budget(&args, &loaded, &phrases, &systems, time, &store, &mut all)?;
+        println!("total {total}");
+        curve.push(scores);
+    }
+    if args.time.len() > 1 {
+        print!("\n{}", curve_table(&args.time, &curve));
+    }
+    if let Some(path) = &args.svg {
+        let totals: Vec<(f64, u64)> = args
+            .time
+            .iter()
+            .zip(&curve)
+            .map(|(&t, c)| (t, c.iter().map(|&(_, s)| s).sum()))
+            .collect();
+        crate::io::write_atomic(path, curve_svg(&totals, args.reference).as_bytes())?;
+    }
+    if let Some(path) = &args.out {
+        let json = crate::io::solutions_to_json(&crate::cli::solve::to_solutions(&all));
+        crate::io::write_atomic(path, json.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Runs every problem with `time` seconds and prints its table; returns the total and each
+/// problem's score.
+fn bench_budget(
+    args: &Args,
+    loaded: &[(PathBuf, Problem)],
+    phrases: &crate::engine::Phrases,
+    systems: &Option<Vec<(String, crate::plan::Weights)>>,
+    time: f64,
+    store: &Option<crate::store::Store>,
+    all: &mut Vec<crate::solve::ProblemResult>,
+) -> Result<(u64, Vec<(i64, u64)>)> {
     println!(
         "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
         "problem", "seeds", "move", "power", "score", "time"
     );
-    let systems = args.weights.get()?;
-    let (mut total, mut all) = (0u64, Vec::new());
-    for (_, problem) in &loaded {
+    let mut total = 0u64;
+    let mut scores = Vec::new();
+    for (_, problem) in loaded {
         let start = Instant::now();
         // The same share of the budget that play_icfp2015 keeps back for its output.
-        let end =
-            start + Duration::from_secs_f64(args.time) - crate::cli::contest::reserve(args.time);
+        let end = start + Duration::from_secs_f64(time) - crate::cli::contest::reserve(time);
         let probs: Vec<&Problem> = vec![problem];
         let results = crate::cli::solve::solve_on_pool(
             &probs,
@@ -86,15 +146,137 @@ pub fn run(args: Args) -> Result<()> {
             start.elapsed().as_secs_f64()
         );
         total += r.score;
-        if let Some(store) = &store {
-            crate::cli::solve::offer_to_store(store, &probs, &phrases, &results)?;
+        scores.push((r.problem_id, r.score));
+        if let Some(store) = store {
+            crate::cli::solve::offer_to_store(store, &probs, phrases, &results)?;
         }
         all.extend(results);
     }
-    println!("total {total}");
-    if let Some(path) = &args.out {
-        let json = crate::io::solutions_to_json(&crate::cli::solve::to_solutions(&all));
-        crate::io::write_atomic(path, json.as_bytes())?;
+    Ok((total, scores))
+}
+
+/// The curve as a table: one row per problem, one column per budget, and the totals.
+fn curve_table(times: &[f64], curve: &[Vec<(i64, u64)>]) -> String {
+    let mut out = format!("{:>7}", "curve");
+    for t in times {
+        out += &format!(" {:>10}", format!("{t} s"));
     }
-    Ok(())
+    out += "\n";
+    for (i, &(id, _)) in curve[0].iter().enumerate() {
+        out += &format!("{id:>7}");
+        for c in curve {
+            out += &format!(" {:>10}", c[i].1);
+        }
+        out += "\n";
+    }
+    out += &format!("{:>7}", "total");
+    for c in curve {
+        out += &format!(" {:>10}", c.iter().map(|&(_, s)| s).sum::<u64>());
+    }
+    out + "\n"
+}
+
+/// An SVG plot of the total score against the budget (seconds on a log scale), with an optional
+/// reference total as a dashed line.
+fn curve_svg(totals: &[(f64, u64)], reference: Option<u64>) -> String {
+    let (w, h, left, right, top, bottom) = (640.0, 400.0, 90.0, 20.0, 30.0, 50.0);
+    let lx = |t: f64| t.max(1e-3).ln();
+    let (t0, t1) = totals.iter().fold((f64::MAX, f64::MIN), |(a, b), &(t, _)| {
+        (a.min(lx(t)), b.max(lx(t)))
+    });
+    let (t0, t1) = if t1 > t0 {
+        (t0, t1)
+    } else {
+        (t0 - 1.0, t1 + 1.0)
+    };
+    let values = totals.iter().map(|&(_, s)| s).chain(reference);
+    let (lo, hi) = values.fold((u64::MAX, 0), |(a, b), s| (a.min(s), b.max(s)));
+    let pad = ((hi - lo) as f64 * 0.1).max(1.0);
+    let (y0, y1) = (lo as f64 - pad, hi as f64 + pad);
+    let x = |t: f64| left + (lx(t) - t0) / (t1 - t0) * (w - left - right);
+    let y = |s: f64| top + (y1 - s) / (y1 - y0) * (h - top - bottom);
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    );
+    svg += &format!(
+        "<line x1=\"{left}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"black\"/>\n<line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{}\" stroke=\"black\"/>\n",
+        h - bottom,
+        w - right,
+        h - bottom,
+        h - bottom
+    );
+    for &(t, s) in totals {
+        svg += &format!(
+            "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">{t} s</text>\n<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{s}</text>\n",
+            x(t),
+            h - bottom + 18.0,
+            x(t),
+            y(s as f64) - 8.0
+        );
+    }
+    let points: Vec<String> = totals
+        .iter()
+        .map(|&(t, s)| format!("{:.1},{:.1}", x(t), y(s as f64)))
+        .collect();
+    svg += &format!(
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\"/>\n",
+        points.join(" ")
+    );
+    for p in &points {
+        let (px, py) = p.split_once(',').expect("a point");
+        svg += &format!("<circle cx=\"{px}\" cy=\"{py}\" r=\"4\" fill=\"#1f77b4\"/>\n");
+    }
+    if let Some(r) = reference {
+        svg += &format!(
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{1}\" y2=\"{0:.1}\" stroke=\"#d62728\" stroke-dasharray=\"6 4\"/>\n<text x=\"{1}\" y=\"{2:.1}\" text-anchor=\"end\" fill=\"#d62728\">reference {r}</text>\n",
+            y(r as f64),
+            w - right,
+            y(r as f64) - 6.0
+        );
+    }
+    svg += &format!(
+        "<text x=\"{:.1}\" y=\"{}\" text-anchor=\"middle\">seconds per problem (log scale)</text>\n<text x=\"{left}\" y=\"18\">total score</text>\n</svg>\n",
+        (left + w - right) / 2.0,
+        h - 10.0
+    );
+    svg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_curve_lists_every_problem_at_every_budget() {
+        let curve = vec![vec![(0, 10), (1, 20)], vec![(0, 15), (1, 25)]];
+        let t = curve_table(&[1.0, 10.0], &curve);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 4);
+        assert!(lines[0].contains("1 s") && lines[0].contains("10 s"));
+        assert_eq!(
+            lines[1].split_whitespace().collect::<Vec<_>>(),
+            ["0", "10", "15"]
+        );
+        assert_eq!(
+            lines[3].split_whitespace().collect::<Vec<_>>(),
+            ["total", "30", "40"]
+        );
+    }
+
+    #[test]
+    fn the_plot_has_a_point_per_budget_and_the_reference() {
+        let svg = curve_svg(&[(1.0, 100), (10.0, 150), (60.0, 160)], Some(155));
+        assert_eq!(svg.matches("<circle").count(), 3);
+        assert!(svg.contains("reference 155"));
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        // Higher scores are drawn higher (smaller y).
+        let ys: Vec<f64> = svg
+            .match_indices("cy=\"")
+            .map(|(i, _)| {
+                let rest = &svg[i + 4..];
+                rest[..rest.find('"').unwrap()].parse().unwrap()
+            })
+            .collect();
+        assert!(ys[0] > ys[1] && ys[1] > ys[2]);
+    }
 }

@@ -63,6 +63,10 @@ pub fn run(args: Args) -> Result<()> {
             threads: args.threads,
             memory_mb: None,
             systems: args.weights.get()?,
+            starts: match &store {
+                Some(store) => store_starts(store, &problems)?,
+                None => Default::default(),
+            },
         },
         &reporter,
     )?;
@@ -77,6 +81,21 @@ pub fn run(args: Args) -> Result<()> {
         None => print!("{json}"),
     }
     Ok(())
+}
+
+/// The stored best game of every seed of `problems`, to start from: each run then adds to the
+/// last instead of starting over.
+pub fn store_starts(
+    store: &Store,
+    problems: &[&Problem],
+) -> Result<std::collections::HashMap<(i64, u32), (String, String)>> {
+    let mut starts = std::collections::HashMap::new();
+    for p in problems {
+        for e in store.entries(p.id)? {
+            starts.insert((e.problem_id, e.seed), (e.tag, e.solution));
+        }
+    }
+    Ok(starts)
 }
 
 /// Offers the answers to the store of best solutions, saying on stderr what it kept.
@@ -113,6 +132,8 @@ pub struct PoolOptions {
     pub memory_mb: Option<u64>,
     /// Heuristic systems replacing the compiled-in ones (`--weights`).
     pub systems: Option<Vec<(String, crate::plan::Weights)>>,
+    /// Stored games to start from (see [`SolveConfig::starts`]).
+    pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
 }
 
 /// Solves on a rayon pool of `opts.threads` (all cores by default), warning about phrases that
@@ -129,8 +150,10 @@ pub fn solve_on_pool(
         threads,
         memory_mb,
         systems,
+        starts,
     } = opts;
     let mut cfg = SolveConfig::new(phrases);
+    cfg.starts = starts;
     if let Some(systems) = systems {
         cfg.systems = systems;
     }

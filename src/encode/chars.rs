@@ -1297,9 +1297,10 @@ mod tests {
             checked += 1;
             rotating += (sp.k > 1) as usize;
         }
+        eprintln!("{checked} cases checked, {rotating} rotating, {skipped} skipped as too big");
         assert!(
-            checked > 1000 && rotating > 300,
-            "{checked} cases, {rotating} rotating"
+            checked > 500 && rotating > 150 && skipped * 10 < checked,
+            "{checked} cases, {rotating} rotating, {skipped} skipped"
         );
     }
 }

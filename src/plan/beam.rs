@@ -256,6 +256,10 @@ mod tests {
             assert!(!e.end.is_error());
             assert_eq!(e.move_score, wide.move_score);
             assert_eq!(e.locked as usize, wide.placements.len());
+            // The text gives its plan back.
+            let back = crate::plan::plan_of_text(&p, &t, 5, &text).expect("replays");
+            assert_eq!(back.placements, wide.placements);
+            assert_eq!(back.move_score, wide.move_score);
         }
     }
 }

@@ -16,7 +16,7 @@ pub use heuristic::{systems_from_file, Features, Weights, SYSTEMS};
 pub use rowmask::RowMask;
 pub use space::{Bfs, Lock, LockKey, Outline, ReachBufs, Stamps, State, UnitSpace};
 
-use crate::engine::{lock_unit, Board, Problem};
+use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Problem};
 
 /// The precomputed move-generation tables of every unit of a problem.
 #[derive(Clone, Debug)]
@@ -111,6 +111,53 @@ pub struct Plan {
     pub move_score: u64,
     /// The planner ran out of time before the game ended.
     pub truncated: bool,
+}
+
+/// The plan a solution text plays on `seed`: each unit's lock, in order, as the engine replays
+/// it (so a stored game can be spelt again or improved). `None` when the text errs.
+pub fn plan_of_text(problem: &Problem, tables: &Tables, seed: u32, text: &str) -> Option<Plan> {
+    let mut game = Game::new(problem, seed);
+    let mut sim = Sim::new(problem);
+    let mut free = Vec::new();
+    let mut placements = Vec::new();
+    for ch in text.chars() {
+        let cmd = match Command::decode(ch) {
+            Decoded::Command(c) => c,
+            Decoded::Ignored => continue,
+            Decoded::Invalid => return None,
+        };
+        let Some(piece) = game.piece() else {
+            return None;
+        };
+        match game.step(cmd) {
+            Err(_) => return None,
+            Ok(Outcome::Locked { .. }) => {
+                let sp = &tables.spaces[piece.unit];
+                let state = State {
+                    x: piece.pivot.x,
+                    y: piece.pivot.y,
+                    o: problem.units[piece.unit].canon(piece.orient),
+                };
+                sp.free_map(&sim.board, &mut free);
+                let lock = Lock {
+                    state,
+                    cmds: sp.lock_cmds(&free, state),
+                    key: sp.key(state),
+                };
+                sim.lock(problem, piece.unit, state);
+                placements.push(Placement {
+                    unit: piece.unit,
+                    lock,
+                });
+            }
+            Ok(_) => {}
+        }
+    }
+    Some(Plan {
+        placements,
+        move_score: sim.move_score,
+        truncated: false,
+    })
 }
 
 /// Options of the greedy planner.

@@ -45,6 +45,10 @@ pub struct SolveConfig {
     /// Memory the solver may use, in bytes: it bounds the widest beam (a beam keeps a record of
     /// about [`STEP_BYTES`] per unit of width per unit placed).
     pub memory: u64,
+    /// Games to start from, by (problem id, seed): a stored best solution's (tag, text). The
+    /// search counts it as its first game, so a run never answers worse than it, and spends
+    /// time on improving it (see [`seed`]).
+    pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
 }
 
 /// Memory assumed when no limit is given.
@@ -61,6 +65,7 @@ impl SolveConfig {
             table: PhraseTable::new(&phrases),
             phrases,
             memory: DEFAULT_MEMORY,
+            starts: Default::default(),
         }
     }
 }

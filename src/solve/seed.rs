@@ -21,7 +21,7 @@
 use super::{Prepared, SeedResult, SolveConfig};
 use crate::encode::{CharStats, Encoder, Mode, PhraseValuer};
 use crate::engine::{evaluate, Problem};
-use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables};
+use crate::plan::{plan_beam, plan_of_text, BeamShape, Plan, PlanConfig, Tables};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -233,6 +233,20 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Scores a text that may err (a stored one): `None` when it does.
+    fn result_of(&self, solution: String, tag: String) -> Option<SeedResult> {
+        let e = evaluate(self.problem, self.seed, &solution, &self.cfg.phrases);
+        (!e.end.is_error()).then(|| SeedResult {
+            seed: self.seed,
+            score: e.score,
+            solution,
+            move_score: e.move_score,
+            power_score: e.power_score,
+            tag,
+            attempts: 1,
+        })
+    }
+
     /// Scores a text with the engine.
     fn result(&self, solution: String, tag: String) -> SeedResult {
         let e = evaluate(self.problem, self.seed, &solution, &self.cfg.phrases);
@@ -318,6 +332,29 @@ impl<'a> Search<'a> {
         game
     }
 
+    /// The stored game this seed starts from, if any and if it replays without error: a
+    /// candidate for the polish like any other game (unless the character encoder spelt it).
+    fn stored(&self) -> Option<Game> {
+        let (tag, text) = self.cfg.starts.get(&(self.problem.id, self.seed))?;
+        let result = self.result_of(text.clone(), format!("{tag} (stored)"))?;
+        let plan = plan_of_text(self.problem, self.tables, self.seed, text)?;
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} starts from the stored game {tag}: score {}",
+                self.problem.id, self.seed, result.score
+            );
+        }
+        Some(Game {
+            plan,
+            result,
+            system: 0,
+            plan_time: Duration::ZERO,
+            encode_time: Duration::ZERO,
+            mode: Mode::Dp,
+            polished: tag.contains(" chars"),
+        })
+    }
+
     fn run(&self, lanes: usize) -> SeedResult {
         let fast = if self.spells {
             Mode::Greedy
@@ -355,6 +392,13 @@ impl<'a> Search<'a> {
         };
         let mut best = quick.result.clone();
         let mut games: Vec<Game> = vec![quick];
+        if let Some(g) = self.stored() {
+            if g.result.score > best.score {
+                best = g.result.clone();
+            }
+            games.push(g);
+            games.sort_by_key(|g| std::cmp::Reverse(g.result.score));
+        }
         let mut done = 1u32;
         let mut width = 1usize;
         loop {
