@@ -70,6 +70,7 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
                 rng_seed: 7,
                 deadline: None,
                 narrow_at: None,
+                prefix: Vec::new(),
             };
             let plan = plan_greedy(&p, &tables, seed, &cfg);
             let greedy = evaluate(&p, seed, &enc.encode(&plan, Mode::Greedy, None), &phrases);

@@ -85,10 +85,19 @@ fn plan_with(
 ) -> Plan {
     let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
     let mut steps: Vec<Step> = Vec::new();
+    // The prefix, replayed: the beam starts from its last step.
+    let mut sim = Sim::new(problem);
+    for &placement in &cfg.prefix {
+        sim.lock(problem, placement.unit, placement.lock.state);
+        steps.push(Step {
+            parent: steps.len().checked_sub(1).unwrap_or(usize::MAX),
+            placement,
+        });
+    }
     let mut beam = vec![Node {
-        sim: Sim::new(problem),
+        sim,
         value: 0.0,
-        step: usize::MAX,
+        step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
     }];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
@@ -96,8 +105,9 @@ fn plan_with(
     let mut children: Vec<(f64, usize, Lock)> = Vec::new();
     let mut scored: Vec<(f64, Lock)> = Vec::new();
     let mut extra: Vec<f64> = Vec::new();
-    for (step, unit) in
-        Source::new(seed, problem.source_length as u64, problem.units.len()).enumerate()
+    for (step, unit) in Source::new(seed, problem.source_length as u64, problem.units.len())
+        .enumerate()
+        .skip(cfg.prefix.len())
     {
         if cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
             truncated = true;
@@ -232,6 +242,7 @@ mod tests {
             rng_seed: 3,
             deadline: None,
             narrow_at: None,
+            prefix: Vec::new(),
         };
         let g = plan_greedy(&p, &t, 5, &cfg);
         assert_eq!(
@@ -256,6 +267,17 @@ mod tests {
             assert!(!e.end.is_error());
             assert_eq!(e.move_score, wide.move_score);
             assert_eq!(e.locked as usize, wide.placements.len());
+            // A beam from a prefix keeps it and plans the rest.
+            let half = wide.placements.len() / 2;
+            let mut from = cfg.clone();
+            from.prefix = wide.placements[..half].to_vec();
+            let rest = plan_beam(&p, &t, 5, &from, shape, None);
+            assert_eq!(rest.placements[..half], wide.placements[..half]);
+            let text2 = crate::encode::plain(&p, &t, &rest);
+            let e2 = crate::engine::evaluate(&p, 5, &text2, &crate::engine::Phrases::official());
+            assert!(!e2.end.is_error());
+            assert_eq!(e2.move_score, rest.move_score);
+            assert_eq!(e2.locked as usize, rest.placements.len());
             // The text gives its plan back.
             let back = crate::plan::plan_of_text(&p, &t, 5, &text).expect("replays");
             assert_eq!(back.placements, wide.placements);

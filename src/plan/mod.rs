@@ -171,6 +171,9 @@ pub struct PlanConfig {
     /// Past this instant a beam narrows to its best partial game and finishes it greedily, so
     /// that a wide search still ends with a whole game when time runs short.
     pub narrow_at: Option<std::time::Instant>,
+    /// Placements the game starts with (the first units of the source, as given): the search
+    /// plans the rest. Empty for a whole game.
+    pub prefix: Vec<Placement>,
 }
 
 /// Lists the supported locks (see [`UnitSpace::locks`]) of the unit `unit` on `board` into

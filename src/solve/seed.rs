@@ -9,6 +9,9 @@
 //!   and a different random seed each time, and spells its game with the DP encoder. Narrow
 //!   beams cycle through the systems; from width [`WIDE`] on, beams are few and costly, so they
 //!   go to the systems that did best at the widest beams they ran.
+//! - **Neighbourhoods.** Once the beams can grow no wider (memory, or the time a wider one
+//!   would take), every other round re-plans the best game from a cut: the units before it kept,
+//!   the rest planned anew by a beam, the whole game spelt again.
 //! - **Polish.** The character encoder ([`crate::encode::chars`]) spells a plan better than the
 //!   DP encoder (every occurrence, overlaps and spans counted) but costs tens of times more, so
 //!   it re-spells the games that may become the best: the best game not yet polished, whenever
@@ -21,7 +24,7 @@
 use super::{Prepared, SeedResult, SolveConfig};
 use crate::encode::{CharStats, Encoder, Mode, PhraseValuer};
 use crate::engine::{evaluate, Problem};
-use crate::plan::{plan_beam, plan_of_text, BeamShape, Plan, PlanConfig, Tables};
+use crate::plan::{plan_beam, plan_of_text, BeamShape, Placement, Plan, PlanConfig, Tables};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -182,6 +185,7 @@ impl<'a> Search<'a> {
         mode: Mode,
         plan_until: Option<Instant>,
         narrow_at: Option<Instant>,
+        prefix: &[Placement],
     ) -> Game {
         let (name, weights) = &self.cfg.systems[system];
         let pc = PlanConfig {
@@ -189,6 +193,7 @@ impl<'a> Search<'a> {
             rng_seed: i as u64,
             deadline: plan_until.or(self.deadline),
             narrow_at,
+            prefix: prefix.to_vec(),
         };
         let t0 = Instant::now();
         let shape = BeamShape {
@@ -209,7 +214,15 @@ impl<'a> Search<'a> {
         let plan_time = t0.elapsed();
         let text = self.encoder.encode(&plan, mode, self.deadline);
         let encode_time = t0.elapsed() - plan_time;
-        let result = self.result(text, format!("hextris {name}#{i} w{width} {}", mode.name()));
+        let from = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!(" from {}", prefix.len())
+        };
+        let result = self.result(
+            text,
+            format!("hextris {name}#{i} w{width}{from} {}", mode.name()),
+        );
         if self.debug {
             eprintln!(
                 "  problem {} seed {} attempt {i} w{width} {}: plan {:.3}s ({} units) encode {:.3}s score {}",
@@ -299,7 +312,7 @@ impl<'a> Search<'a> {
     /// better of the two. Each encoder stops after the unit in hand at the deadline, and the
     /// evaluator scores a partial game, so the answer is never empty while a unit can lock.
     fn quick(&self, mode: Mode, plan_until: Option<Instant>) -> Game {
-        let mut game = self.attempt(0, 0, 1, Mode::Plain, plan_until, None);
+        let mut game = self.attempt(0, 0, 1, Mode::Plain, plan_until, None, &[]);
         if mode == Mode::Plain {
             return game;
         }
@@ -401,6 +414,7 @@ impl<'a> Search<'a> {
         }
         let mut done = 1u32;
         let mut width = 1usize;
+        let mut stuck_rounds = 0u32;
         loop {
             if self.spells && self.polish_round(&mut games, &mut best, &mut costs, lanes) {
                 continue;
@@ -452,9 +466,30 @@ impl<'a> Search<'a> {
                 rank.sort_by_key(|&s| std::cmp::Reverse(record[s]));
                 (0..n).map(|j| rank[j % rank.len()]).collect()
             };
+            // Once the beams grow no wider, every other round re-plans the best game from a cut
+            // (a large-neighbourhood search): the units before the cut are kept, the rest planned
+            // anew, so the time left goes to improving the best game, not only to new ones.
+            let stuck = next <= width;
+            stuck_rounds += stuck as u32;
+            let base: Vec<Placement> = if stuck && stuck_rounds % 2 == 0 {
+                games[0].plan.placements.clone()
+            } else {
+                Vec::new()
+            };
+            let cut = |i: u32| {
+                if base.is_empty() {
+                    0
+                } else {
+                    (((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % base.len() as u64)
+                        as usize
+                }
+            };
             let round: Vec<Game> = (0..n)
                 .into_par_iter()
-                .map(|j| self.attempt(done + j as u32, systems[j], next, slow, None, narrow_at))
+                .map(|j| {
+                    let i = done + j as u32;
+                    self.attempt(i, systems[j], next, slow, None, narrow_at, &base[..cut(i)])
+                })
                 .collect();
             done += n as u32;
             width = next;

@@ -76,6 +76,7 @@ pub fn scores(
                         rng_seed: r as u64,
                         deadline: None,
                         narrow_at: None,
+                        prefix: Vec::new(),
                     };
                     let shape = BeamShape {
                         width: cfg.width,
