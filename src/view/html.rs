@@ -337,13 +337,13 @@ h1 { font-size: 16px; margin: 0 0 6px; }
 const BODY: &str = r#"<div id="heading" class="mono"></div>
 <svg id="board" xmlns="http://www.w3.org/2000/svg"><g id="cells"></g><path id="outline" d=""/><circle id="pivot" r="0"/></svg>
 <div id="controls">
-<button id="start" title="start (g, Home)">⏮</button>
-<button id="unitback" title="previous unit (k, ↑)">⏪</button>
+<button id="start" title="start (g, Home)">|◀</button>
+<button id="unitback" title="previous unit (k, ↑)">◀◀</button>
 <button id="back" title="one command back (h, ←)">◀</button>
-<button id="play" title="play / pause (space, p)">▶</button>
-<button id="fwd" title="one command on (l, →)">▶|</button>
-<button id="unitfwd" title="next unit (j, ↓)">⏩</button>
-<button id="end" title="end (G, End)">⏭</button>
+<button id="play" title="play / pause (space, p)">play</button>
+<button id="fwd" title="one command on (l, →)">▶</button>
+<button id="unitfwd" title="next unit (j, ↓)">▶▶</button>
+<button id="end" title="end (G, End)">▶|</button>
 <input id="seek" type="range" min="0" max="0" value="0" title="seek">
 <label>speed <select id="speed" title="commands a second (+, -)"></select></label>
 <label>seed <select id="seed"></select></label>

@@ -348,7 +348,7 @@
     drawStrip(i);
     $("seek").max = g.m;
     $("seek").value = i;
-    $("play").textContent = playing ? "⏸" : "▶";
+    $("play").textContent = playing ? "pause" : "play";
     $("speed").value = speedIndex;
     $("seed").value = games.indexOf(g);
     $("heading").textContent = g.heading;
