@@ -72,6 +72,11 @@ fn main() {
                 .collect()
         }
     };
+    let mut trials: Vec<Trial> = trials;
+    trials.push(Trial::test(
+        "render_html_refuses_bad_input_and_writes_nothing",
+        bad_input,
+    ));
     let conclusion = libtest_mimic::run(&args, trials);
     conclusion.exit();
 }
@@ -687,5 +692,41 @@ fn problem_24(s: &Session) -> Result<(), Failed> {
     key_to(s, &r, END, r.len(), "problem 24 End")?;
     key_to(s, &r, "k", r.previous_unit(r.len()), "problem 24 k from the end")?;
     s.screenshot(&dir.join("p24.png"))?;
+    Ok(())
+}
+
+/// Needs no browser: a seed without an entry, a step past the end, or no output named are one
+/// line and exit code 2, and no page is left behind.
+fn bad_input() -> Result<(), Failed> {
+    let dir = tmp_dir("bad");
+    let out = dir.join("page.html");
+    let problem = repo("problems/sample_hex.json");
+    let solutions = repo("docs/sample_hex_solutions.json");
+    for (extra, says) in [
+        (vec!["--html", "OUT", "--seed", "4242"], "no entry for problem 1001 seed 4242"),
+        (vec!["--html", "OUT", "--step", "99999999"], "past the end"),
+        (vec![], "--svg"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_hextris"))
+            .arg("render")
+            .arg("-f")
+            .arg(&problem)
+            .arg(&solutions)
+            .args(extra.iter().map(|a| {
+                if *a == "OUT" {
+                    out.as_os_str()
+                } else {
+                    std::ffi::OsStr::new(a)
+                }
+            }))
+            .output()?;
+        let err = String::from_utf8_lossy(&o.stderr);
+        if o.status.code() != Some(2) || !err.contains(says) {
+            return Err(format!("{extra:?}: exit {:?}, {err}", o.status.code()).into());
+        }
+        if std::fs::read_dir(&dir)?.next().is_some() {
+            return Err(format!("{extra:?} left a file in {}", dir.display()).into());
+        }
+    }
     Ok(())
 }
