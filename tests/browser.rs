@@ -37,8 +37,7 @@ fn main() {
     let trials = match find_browser() {
         Ok((chromium, driver)) => {
             let driver = Arc::new(Mutex::new(Driver::new(driver)));
-            let tests: [fn(&Session) -> Result<(), Failed>; 3] =
-                [solver_solution, erroring_solution, problem_24];
+            let tests: [PageTest; 3] = [solver_solution, erroring_solution, problem_24];
             names
                 .into_iter()
                 .zip(tests)
@@ -80,6 +79,9 @@ fn main() {
     let conclusion = libtest_mimic::run(&args, trials);
     conclusion.exit();
 }
+
+/// A test of a page in a browser session.
+type PageTest = fn(&Session) -> Result<(), Failed>;
 
 /// A test that cannot run here: ignored, its name saying why (and failing with the reason if run
 /// with `--ignored`, since it checked nothing).
@@ -191,16 +193,15 @@ fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Val
     // exactly the body it announces.
     let mut raw = Vec::new();
     let mut buf = [0u8; 65536];
-    let read_more = |stream: &mut TcpStream, raw: &mut Vec<u8>, buf: &mut [u8]| {
-        match stream.read(buf) {
+    let read_more =
+        |stream: &mut TcpStream, raw: &mut Vec<u8>, buf: &mut [u8]| match stream.read(buf) {
             Ok(0) => Err(format!("{method} {path}: connection closed early")),
             Ok(n) => {
                 raw.extend_from_slice(&buf[..n]);
                 Ok(())
             }
             Err(e) => Err(format!("{method} {path}: {e}")),
-        }
-    };
+        };
     let split = loop {
         if let Some(p) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
             break p;
@@ -301,10 +302,7 @@ impl Session {
             "goog:loggingPrefs": {"browser": "ALL"},
         }}});
         let v = http(port, "POST", "/session", Some(&caps))?;
-        let id = v["sessionId"]
-            .as_str()
-            .ok_or("no session id")?
-            .to_string();
+        let id = v["sessionId"].as_str().ok_or("no session id")?.to_string();
         Ok(Session { port, id, profile })
     }
 
@@ -440,7 +438,11 @@ fn check_frame(page: &Value, r: &Replay, i: usize, what: &str) -> Result<(), Fai
         return fail(format!("the page is at frame {}, not {i}", page["frame"]));
     }
     if page["max"] != r.len() {
-        return fail(format!("the slider ends at {}, not {}", page["max"], r.len()));
+        return fail(format!(
+            "the slider ends at {}, not {}",
+            page["max"],
+            r.len()
+        ));
     }
     let state = r.state_at(i);
     let st = status_text(r, &state);
@@ -476,7 +478,9 @@ fn check_frame(page: &Value, r: &Replay, i: usize, what: &str) -> Result<(), Fai
             };
             // The engine's board itself, not only the viewer's owners, decides filled or not.
             let filled = state.game().board().is_filled(x, y);
-            let got = cells[y as usize * p.width + x as usize].as_str().unwrap_or("");
+            let got = cells[y as usize * p.width + x as usize]
+                .as_str()
+                .unwrap_or("");
             if got != want || got.starts_with('f') != filled {
                 return fail(format!("cell ({x}, {y}) is {got:?}, want {want:?}"));
             }
@@ -491,7 +495,10 @@ fn check_frame(page: &Value, r: &Replay, i: usize, what: &str) -> Result<(), Fai
         None => vec![],
     };
     if page["current"] != json!(current) {
-        return fail(format!("current command {} , want {current:?}", page["current"]));
+        return fail(format!(
+            "current command {} , want {current:?}",
+            page["current"]
+        ));
     }
     let at_error = i == r.len() && matches!(r.stop(), Some((_, Some(_))));
     if page["marker"] != at_error as u32 {
@@ -570,7 +577,11 @@ fn solver_solution(s: &Session) -> Result<(), Failed> {
     let shown = s.run(READ_PAGE)?;
     let stopped = shown["frame"].as_u64().unwrap_or(0) as usize;
     if stopped <= 777 || shown["playing"] != "play" {
-        return Err(format!("playing did not advance: frame {stopped}, {}", shown["playing"]).into());
+        return Err(format!(
+            "playing did not advance: frame {stopped}, {}",
+            shown["playing"]
+        )
+        .into());
     }
     check_frame(&shown, &r, stopped, "after playing")?;
     if shown["hash"] != format!("#seed={}&step={stopped}", seed_of(0)) {
@@ -688,9 +699,21 @@ fn problem_24(s: &Session) -> Result<(), Failed> {
     s.open(&url(&page, &format!("seed={seed}&step={mid}")))?;
     check_frame(&s.run(READ_PAGE)?, &r, mid, "problem 24 middle")?;
     key_to(s, &r, "j", r.next_unit(mid), "problem 24 j")?;
-    key_to(s, &r, "k", r.previous_unit(r.next_unit(mid)), "problem 24 k")?;
+    key_to(
+        s,
+        &r,
+        "k",
+        r.previous_unit(r.next_unit(mid)),
+        "problem 24 k",
+    )?;
     key_to(s, &r, END, r.len(), "problem 24 End")?;
-    key_to(s, &r, "k", r.previous_unit(r.len()), "problem 24 k from the end")?;
+    key_to(
+        s,
+        &r,
+        "k",
+        r.previous_unit(r.len()),
+        "problem 24 k from the end",
+    )?;
     s.screenshot(&dir.join("p24.png"))?;
     Ok(())
 }
@@ -703,7 +726,10 @@ fn bad_input() -> Result<(), Failed> {
     let problem = repo("problems/sample_hex.json");
     let solutions = repo("docs/sample_hex_solutions.json");
     for (extra, says) in [
-        (vec!["--html", "OUT", "--seed", "4242"], "no entry for problem 1001 seed 4242"),
+        (
+            vec!["--html", "OUT", "--seed", "4242"],
+            "no entry for problem 1001 seed 4242",
+        ),
         (vec!["--html", "OUT", "--step", "99999999"], "past the end"),
         (vec![], "--svg"),
     ] {

@@ -90,11 +90,14 @@ struct Codes {
 impl Codes {
     fn get(&mut self, name: &'static str, kind: u8, dx: i64, dy: i64, r: u8) -> char {
         let next = self.table.len();
-        let k = *self.index.entry((name, kind, dx, dy, r)).or_insert_with(|| {
-            self.table
-                .push(json!({"c": name, "k": kind, "dx": dx, "dy": dy, "r": r}));
-            next as u8
-        });
+        let k = *self
+            .index
+            .entry((name, kind, dx, dy, r))
+            .or_insert_with(|| {
+                self.table
+                    .push(json!({"c": name, "k": kind, "dx": dx, "dy": dy, "r": r}));
+                next as u8
+            });
         // A command moves the pivot by at most one cell or turns it once, so the table stays
         // far below the alphabet; more codes would be an engine bug.
         CODE_CHARS[k as usize] as char
@@ -147,7 +150,13 @@ fn game_json(game: &Game, codes: &mut Codes) -> Value {
                     s.game().piece().expect("a unit moved"),
                 );
                 let turn = (b.orient + 6 - a.orient) % 6;
-                codes.get(name, MOVED, b.pivot.x - a.pivot.x, b.pivot.y - a.pivot.y, turn)
+                codes.get(
+                    name,
+                    MOVED,
+                    b.pivot.x - a.pivot.x,
+                    b.pivot.y - a.pivot.y,
+                    turn,
+                )
             }
             Outcome::Ignored => codes.get(name, IGNORED, 0, 0, 0),
             Outcome::Locked { lines, points } => {
@@ -396,7 +405,11 @@ mod tests {
         let locked = r.played().iter().filter(|pl| pl.locked).count();
         assert_eq!(g["locks"].as_array().unwrap().len(), locked);
         assert!(locked > 0);
-        assert_eq!(g["skips"], json!([7]), "the newline is the only non-command");
+        assert_eq!(
+            g["skips"],
+            json!([7]),
+            "the newline is the only non-command"
+        );
         assert_eq!(g["score"], r.final_score());
         assert_eq!(d["step"], 3);
         // Every code says what the engine did: a lock code exactly where a command locked.
@@ -407,7 +420,7 @@ mod tests {
         }
         // The power the occurrences add up to is the replay's power at the end.
         let occ = read_numbers(g["occ"].as_str().unwrap());
-        assert!(!occ.is_empty() && occ.len() % 3 == 0);
+        assert!(!occ.is_empty() && occ.len().is_multiple_of(3));
         let power: usize = occ.chunks(3).map(|o| o[2]).sum();
         assert_eq!(power as u64, r.power_at(r.len()));
         assert!(power > 0);
