@@ -39,7 +39,8 @@ pub enum Command {
     View(view::ViewArgs),
     /// Play a problem by hand in the terminal; the solution JSON is written on quit.
     Play(view::PlayArgs),
-    /// Draw the board at any step of a solution as an SVG picture.
+    /// Draw the board at any step of a solution as an SVG picture, or write a web page that
+    /// replays it (--html).
     Render(view::RenderArgs),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::io::{read_solutions, solutions_to_json, write_atomic, Solution};
 use crate::view::canvas::printable;
 use crate::view::term::{self, Player, Viewer};
-use crate::view::{ansi, svg, Replay};
+use crate::view::{ansi, html, svg, Replay};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -63,6 +63,7 @@ pub struct ViewArgs {
 
 /// Arguments of `hextris render`.
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("output").required(true).args(["svg", "html"])))]
 pub struct RenderArgs {
     /// The problem file.
     #[arg(short = 'f', long = "file", value_name = "PROBLEM")]
@@ -70,15 +71,21 @@ pub struct RenderArgs {
     /// The solution list (the contest's JSON output format).
     #[arg(value_name = "SOLUTIONS")]
     pub solutions: PathBuf,
-    /// The seed whose solution to draw (default: the seed of the problem's first entry).
+    /// The seed whose solution to draw, or to show first in a page (default: the seed of the
+    /// problem's first entry).
     #[arg(long)]
     pub seed: Option<u32>,
-    /// Draw the board after this many commands (default: after the last one).
+    /// Draw the board after this many commands (default: after the last one); a page opens
+    /// there (default: at the start).
     #[arg(long)]
     pub step: Option<usize>,
-    /// The SVG file to write (atomically).
+    /// The SVG file to write (atomically): one picture of the board.
     #[arg(long, value_name = "FILE")]
-    pub svg: PathBuf,
+    pub svg: Option<PathBuf>,
+    /// The HTML file to write (atomically): a self-contained page that replays the solutions of
+    /// the problem, one per seed in the list, in a browser.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     #[command(flatten)]
     pub phrases: crate::cli::PhraseArgs,
 }
@@ -172,23 +179,29 @@ struct Loaded {
     heading: String,
 }
 
-fn load(file: &Path, solutions: &Path, seed: Option<u32>) -> Result<Loaded> {
-    let problem = load_problem(file)?;
-    let list = read_solutions(solutions)?;
-    let (index, entry) = pick_entry(&list, solutions, &problem, seed)?;
+/// The line that names entry `index` of a solution list.
+fn entry_heading(problem: &Problem, solutions: &Path, list: &[Solution], index: usize) -> String {
+    let entry = &list[index];
     let tag = entry
         .tag
         .as_deref()
         .map(|t| format!(" ({})", printable(t)))
         .unwrap_or_default();
-    let heading = format!(
+    format!(
         "problem {} seed {} · {} entry {} of {}{tag}",
         problem.id,
         entry.seed,
         solutions.display(),
         index + 1,
         list.len()
-    );
+    )
+}
+
+fn load(file: &Path, solutions: &Path, seed: Option<u32>) -> Result<Loaded> {
+    let problem = load_problem(file)?;
+    let list = read_solutions(solutions)?;
+    let (index, entry) = pick_entry(&list, solutions, &problem, seed)?;
+    let heading = entry_heading(&problem, solutions, &list, index);
     let entry = entry.clone();
     Ok(Loaded {
         problem,
@@ -246,6 +259,10 @@ pub fn run_view(args: ViewArgs) -> Result<()> {
 
 /// Runs `hextris render`.
 pub fn run_render(args: RenderArgs) -> Result<()> {
+    if let Some(html) = &args.html {
+        return render_html(&args, html);
+    }
+    let svg_path = args.svg.as_ref().expect("clap requires --svg or --html");
     let phrases = args.phrases.get()?;
     let loaded = load(&args.file, &args.solutions, args.seed)?;
     let replay = Replay::load(
@@ -257,7 +274,52 @@ pub fn run_render(args: RenderArgs) -> Result<()> {
     check_step(args.step, &replay)?;
     let state = replay.state_at(args.step.unwrap_or(replay.len()));
     let picture = svg::render(&replay, &state, &format!("hextris · {}", loaded.heading));
-    write_atomic(&args.svg, picture.as_bytes())
+    write_atomic(svg_path, picture.as_bytes())
+}
+
+/// `hextris render --html`: a page with the last entry of each seed of the problem, in the order
+/// the seeds first appear in the list; `--seed` (checked like the other commands') and `--step`
+/// choose where it opens.
+fn render_html(args: &RenderArgs, out: &Path) -> Result<()> {
+    let phrases = args.phrases.get()?;
+    let problem = load_problem(&args.file)?;
+    let list = read_solutions(&args.solutions)?;
+    let (_, chosen) = pick_entry(&list, &args.solutions, &problem, args.seed)?;
+    let mut seeds: Vec<u32> = Vec::new();
+    for s in list.iter().filter(|s| s.problem_id == problem.id) {
+        if !seeds.contains(&s.seed) {
+            seeds.push(s.seed);
+        }
+    }
+    let first = seeds
+        .iter()
+        .position(|&s| s == chosen.seed)
+        .expect("the chosen entry's seed is listed");
+    let mut replays = Vec::with_capacity(seeds.len());
+    let mut headings = Vec::with_capacity(seeds.len());
+    for &seed in &seeds {
+        let (index, entry) = pick_entry(&list, &args.solutions, &problem, Some(seed))?;
+        headings.push(entry_heading(&problem, &args.solutions, &list, index));
+        replays.push(Replay::load(
+            &problem,
+            seed,
+            &entry.solution,
+            phrases.clone(),
+        ));
+    }
+    check_step(args.step, &replays[first])?;
+    let games: Vec<html::Game> = replays
+        .iter()
+        .zip(headings)
+        .map(|(replay, heading)| html::Game { replay, heading })
+        .collect();
+    let title = format!(
+        "hextris · problem {} · {}",
+        problem.id,
+        args.solutions.display()
+    );
+    let page = html::render(&games, first, args.step.unwrap_or(0), &title);
+    write_atomic(out, page.as_bytes())
 }
 
 /// Runs `hextris play`.

@@ -258,7 +258,7 @@ pub fn status_text(replay: &Replay, state: &State) -> StatusText {
 }
 
 /// What the command that led to a frame did.
-fn last_note(state: &State) -> String {
+pub(crate) fn last_note(state: &State) -> String {
     match state.last() {
         None => match state.game().status() {
             Status::Playing => "start: the first unit is in play".into(),

@@ -6,7 +6,8 @@
 //! - [`canvas`] is a clipped grid of styled characters and its ANSI output.
 //! - [`ansi`] draws a frame (board, status, command strip) on a canvas.
 //! - [`term`] runs the interactive loops (`hextris view`, `hextris play`) with crossterm.
-//! - [`svg`] draws a frame as an SVG picture (`hextris render`).
+//! - [`svg`] draws a frame as an SVG picture (`hextris render --svg`).
+//! - [`html`] writes a whole replay as one self-contained web page (`hextris render --html`).
 //!
 //! The viewer is not part of the engine and the rules are never re-derived here. Coordinates
 //! follow [`crate::engine::hex`]: `(x, y)` = (column, row), row 0 on top, odd rows shifted half a
@@ -14,6 +15,7 @@
 
 pub mod ansi;
 pub mod canvas;
+pub mod html;
 pub mod replay;
 pub mod svg;
 pub mod term;
