@@ -95,6 +95,36 @@ pub fn read_text(path: &Path) -> Result<String> {
     })
 }
 
+/// Reads a whole file as bytes (the pack puzzles' inputs, which need not be UTF-8).
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Reads a whole text file, or standard input when the path is `-`.
+pub fn read_text_or_stdin(path: &Path) -> Result<String> {
+    if path != Path::new("-") {
+        return read_text(path);
+    }
+    let mut s = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(s)
+}
+
+/// Reads a JSON file into an untyped value (for formats that accept several shapes, such as
+/// the square puzzle's instances and answers).
+pub fn read_json_value(path: &Path) -> Result<serde_json::Value> {
+    serde_json::from_str(&read_text(path)?).map_err(|source| Error::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
 /// Writes `bytes` to `path` atomically: a temporary file beside it, then a rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write;

@@ -327,3 +327,382 @@ proptest! {
         }
     }
 }
+
+/// The plain reference of PUZZLES.md puzzle 1 and differential tests against it.
+mod reference {
+    use hextris::pack::square::shapes::Figure;
+    use hextris::pack::square::{check, parse_instance, solve, Instance, Piece, Verdict};
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+    use std::time::Instant;
+
+    /// The angle table of PUZZLES.md puzzle 1, copied from the text, in signature order
+    /// (I, J, L, O, S, T, Z): angle k is k quarter turns clockwise, rows top to bottom.
+    const TABLE: [&[&str]; 7] = [
+        &["#/#/#/#", "####"],
+        &[".#/.#/##", "#../###", "##/#./#.", "###/..#"],
+        &["#./#./##", "###/#..", "##/.#/.#", "..#/###"],
+        &["##/##"],
+        &[".##/##.", "#./##/.#"],
+        &["###/.#.", ".#/##/.#", ".#./###", "#./##/#."],
+        &["##./.##", ".#/##/#."],
+    ];
+
+    /// A picture's cells (x, y), y down, in reading order.
+    fn cells(picture: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (y, row) in picture.split('/').enumerate() {
+            for (x, ch) in row.chars().enumerate() {
+                if ch == '#' {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+
+    /// The validator, stated plainly: every angle in the table, every cell inside the board,
+    /// no cell twice, every cell once, and the figures exactly the counts.
+    pub fn valid(w: usize, h: usize, counts: &[u32; 7], pieces: &[Piece]) -> bool {
+        let mut covered = vec![0u32; w * h];
+        let mut used = [0u32; 7];
+        for p in pieces {
+            let f = p.figure as usize;
+            used[f] += 1;
+            let Some(picture) = TABLE[f].get(p.angle) else {
+                return false;
+            };
+            for (dx, dy) in cells(picture) {
+                let (Some(x), Some(y)) = (p.x.checked_add(dx), p.y.checked_add(dy)) else {
+                    return false;
+                };
+                if x >= w || y >= h {
+                    return false;
+                }
+                covered[y * w + x] += 1;
+            }
+        }
+        covered.iter().all(|&c| c == 1) && used == *counts
+    }
+
+    /// Exhaustive search: the first empty cell in reading order is covered by some figure
+    /// left, at some angle, placed so that its first cell in reading order lands there (any
+    /// covering piece has all its other cells later, so no tiling is missed).
+    pub fn tileable(w: usize, h: usize, counts: &[u32; 7]) -> bool {
+        fn go(grid: &mut Vec<bool>, w: usize, h: usize, counts: &mut [u32; 7]) -> bool {
+            let Some(i) = grid.iter().position(|&g| !g) else {
+                return counts.iter().all(|&c| c == 0);
+            };
+            let (x, y) = (i % w, i / w);
+            for f in 0..7 {
+                if counts[f] == 0 {
+                    continue;
+                }
+                for picture in TABLE[f] {
+                    let cs = cells(picture);
+                    let (fx, fy) = cs[0];
+                    let spots: Option<Vec<usize>> = cs
+                        .iter()
+                        .map(|&(cx, cy)| {
+                            let (u, v) = ((x + cx).checked_sub(fx)?, y + cy - fy);
+                            (u < w && v < h && !grid[v * w + u]).then_some(v * w + u)
+                        })
+                        .collect();
+                    let Some(spots) = spots else { continue };
+                    spots.iter().for_each(|&s| grid[s] = true);
+                    counts[f] -= 1;
+                    let ok = go(grid, w, h, counts);
+                    counts[f] += 1;
+                    spots.iter().for_each(|&s| grid[s] = false);
+                    if ok {
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        let pieces: u32 = counts.iter().sum();
+        4 * pieces as usize == w * h && go(&mut vec![false; w * h], w, h, &mut counts.clone())
+    }
+
+    fn assert_agrees(w: usize, h: usize, counts: [u32; 7]) -> bool {
+        let inst = Instance {
+            width: w,
+            height: h,
+            counts,
+        };
+        let want = tileable(w, h, &counts);
+        match solve(&inst, None) {
+            Verdict::Solved(p) => {
+                assert!(
+                    want,
+                    "{w}x{h} {counts:?}: hextris tiles what the reference cannot"
+                );
+                assert!(
+                    valid(w, h, &counts, &p),
+                    "{w}x{h} {counts:?}: invalid tiling {p:?}"
+                );
+            }
+            Verdict::Impossible(why) => {
+                assert!(!want, "{w}x{h} {counts:?}: hextris says impossible ({why})")
+            }
+            Verdict::Undecided => panic!("{w}x{h} {counts:?}: undecided without a limit"),
+        }
+        want
+    }
+
+    /// Random counts of `pieces` pieces.
+    fn random_counts(rng: &mut Pcg64Mcg, pieces: usize, figures: &[usize]) -> [u32; 7] {
+        let mut counts = [0u32; 7];
+        for _ in 0..pieces {
+            counts[figures[rng.gen_range(0..figures.len())]] += 1;
+        }
+        counts
+    }
+
+    /// Differential: random boards of area 4 to 32 (sides 1 to 8) with random signatures of the
+    /// right area, so that both answers are common; and a few with the wrong area.
+    #[test]
+    fn differential_random_boards() {
+        let mut rng = Pcg64Mcg::seed_from_u64(1);
+        let start = Instant::now();
+        let (mut cases, mut yes) = (0, 0);
+        let all: Vec<usize> = (0..7).collect();
+        while cases < 3000 {
+            let (w, h) = (rng.gen_range(1..=8), rng.gen_range(1..=8));
+            if w * h > 32 || w * h < 4 {
+                continue;
+            }
+            let pieces = if w * h % 4 == 0 && rng.gen_bool(0.9) {
+                w * h / 4
+            } else {
+                (w * h / 4).max(1)
+            };
+            // Sometimes only two or three figures, repeated.
+            let figures: Vec<usize> = if rng.gen_bool(0.3) {
+                (0..rng.gen_range(1..=3))
+                    .map(|_| rng.gen_range(0..7))
+                    .collect()
+            } else {
+                all.clone()
+            };
+            let counts = random_counts(&mut rng, pieces, &figures);
+            yes += usize::from(assert_agrees(w, h, counts));
+            cases += 1;
+        }
+        eprintln!(
+            "square random boards: {cases} cases ({yes} tileable) in {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+
+    /// Differential: the largest boards the reference decides quickly, 6 x 6 and 4 x 10 (9 and
+    /// 10 pieces), where impossible signatures take the reference a full exhaustion.
+    #[test]
+    fn differential_larger_boards() {
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let start = Instant::now();
+        let (mut cases, mut yes) = (0, 0);
+        let all: Vec<usize> = (0..7).collect();
+        for (w, h, count) in [(6, 6, 150), (4, 10, 100), (10, 4, 100), (2, 16, 50)] {
+            for _ in 0..count {
+                let counts = random_counts(&mut rng, w * h / 4, &all);
+                yes += usize::from(assert_agrees(w, h, counts));
+                cases += 1;
+            }
+        }
+        eprintln!(
+            "square larger boards: {cases} cases ({yes} tileable) in {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+
+    /// Differential on answers: a tiling found by hextris, then broken at random (an angle out
+    /// of the table, a piece moved or turned, one dropped or repeated, a figure changed, a
+    /// coordinate off the board); `check` accepts exactly what the plain validator accepts.
+    #[test]
+    fn differential_answer_checking() {
+        let mut rng = Pcg64Mcg::seed_from_u64(111);
+        let start = Instant::now();
+        let mut cases = 0;
+        while cases < 4000 {
+            let (w, h) = (rng.gen_range(2..=8), rng.gen_range(2..=8));
+            if w * h % 4 != 0 {
+                continue;
+            }
+            let counts = random_counts(&mut rng, w * h / 4, &(0..7).collect::<Vec<_>>());
+            let inst = Instance {
+                width: w,
+                height: h,
+                counts,
+            };
+            let Verdict::Solved(mut p) = solve(&inst, None) else {
+                continue;
+            };
+            for _ in 0..rng.gen_range(0..=2) {
+                let i = rng.gen_range(0..p.len());
+                match rng.gen_range(0..7) {
+                    0 => p[i].angle = rng.gen_range(0..6),
+                    1 => p[i].x = rng.gen_range(0..w + 2),
+                    2 => p[i].y = rng.gen_range(0..h + 2),
+                    3 => {
+                        p.remove(i);
+                    }
+                    4 => p.push(p[i]),
+                    5 => p[i].figure = Figure::ALL[rng.gen_range(0..7)],
+                    _ => p[i].x = usize::MAX - rng.gen_range(0..4),
+                }
+                if p.is_empty() {
+                    break;
+                }
+            }
+            assert_eq!(
+                check(&inst, &p).is_empty(),
+                valid(w, h, &counts, &p),
+                "{w}x{h} {counts:?} {p:?}: {:?}",
+                check(&inst, &p)
+            );
+            cases += 1;
+        }
+        eprintln!(
+            "square answer checking: {cases} cases in {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+
+    /// The instance rules, stated plainly: an object with `size`, or `width` and `height`
+    /// (never both), each an integer in 1..=200, and a `signature` string of comma-separated
+    /// items `FIGURE COUNT` (spaces around items allowed, each figure at most once, counts that
+    /// fit 32 bits), or a blank signature for no pieces.
+    fn instance_ok(doc: &serde_json::Value) -> Option<Instance> {
+        let obj = doc.as_object()?;
+        let side = |k: &str| -> Option<Option<usize>> {
+            match obj.get(k) {
+                None => Some(None),
+                Some(v) => {
+                    let n = v.as_u64()?;
+                    (1..=200).contains(&n).then_some(Some(n as usize))
+                }
+            }
+        };
+        let (width, height) = match (side("size")?, side("width")?, side("height")?) {
+            (Some(n), None, None) => (n, n),
+            (None, Some(w), Some(h)) => (w, h),
+            _ => return None,
+        };
+        let sig = obj.get("signature")?.as_str()?;
+        let mut counts = [0u32; 7];
+        let mut seen = [false; 7];
+        if !sig.trim().is_empty() {
+            for item in sig.split(',') {
+                let item = item.trim();
+                let f = "IJLOSTZ".find(item.chars().next()?)?;
+                let digits = &item[1..];
+                if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) || seen[f] {
+                    return None;
+                }
+                seen[f] = true;
+                counts[f] = digits.parse().ok()?;
+            }
+        }
+        Some(Instance {
+            width,
+            height,
+            counts,
+        })
+    }
+
+    /// Differential on instances: random documents mixing good and bad fields and signatures.
+    #[test]
+    fn differential_instance_rules() {
+        let mut rng = Pcg64Mcg::seed_from_u64(1111);
+        let start = Instant::now();
+        let numbers = [
+            "0",
+            "1",
+            "4",
+            "6",
+            "200",
+            "201",
+            "-4",
+            "4.5",
+            "\"4\"",
+            "null",
+            "99999999999999999999",
+        ];
+        let items = [
+            "I1",
+            "J2",
+            "L0",
+            "O13",
+            "S4",
+            "T3",
+            "Z1",
+            " I2 ",
+            "Q1",
+            "I",
+            "1I",
+            "I-1",
+            "",
+            "I4294967296",
+            "T4294967295",
+            "i1",
+        ];
+        let cases = 5000;
+        for _ in 0..cases {
+            let mut fields = Vec::new();
+            for key in ["size", "width", "height"] {
+                if rng.gen_bool(0.4) {
+                    fields.push(format!(
+                        "\"{key}\": {}",
+                        numbers[rng.gen_range(0..numbers.len())]
+                    ));
+                }
+            }
+            match rng.gen_range(0..10) {
+                0 => {}
+                1 => fields.push("\"signature\": 4".into()),
+                _ => {
+                    let n = rng.gen_range(0..4);
+                    let sig: Vec<&str> = (0..n)
+                        .map(|_| items[rng.gen_range(0..items.len())])
+                        .collect();
+                    fields.push(format!("\"signature\": \"{}\"", sig.join(",")));
+                }
+            }
+            let text = if rng.gen_bool(0.03) {
+                format!("[{}]", fields.len())
+            } else {
+                format!("{{{}}}", fields.join(", "))
+            };
+            let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(parse_instance(&doc).ok(), instance_ok(&doc), "{text}");
+        }
+        eprintln!(
+            "square instance rules: {cases} cases in {:.2} s",
+            start.elapsed().as_secs_f64()
+        );
+    }
+
+    /// The reference is right on the puzzle's known facts, not only in agreement with hextris.
+    #[test]
+    fn reference_knows_small_facts() {
+        assert!(tileable(4, 4, &[1, 1, 1, 0, 0, 0, 1])); // The original's test0.
+        assert!(!tileable(4, 4, &[0, 0, 0, 0, 4, 0, 0])); // Four S never tile a square.
+        assert!(!tileable(4, 4, &[0, 0, 0, 3, 0, 1, 0])); // An odd number of T.
+        assert!(tileable(4, 2, &[0, 1, 1, 0, 0, 0, 0]));
+        let i = Piece {
+            figure: Figure::I,
+            angle: 1,
+            x: 0,
+            y: 0,
+        };
+        assert!(valid(
+            4,
+            2,
+            &[2, 0, 0, 0, 0, 0, 0],
+            &[i, Piece { y: 1, ..i }]
+        ));
+        assert!(!valid(4, 2, &[2, 0, 0, 0, 0, 0, 0], &[i, i]));
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod contest;
+pub mod pack;
 pub mod phrases;
 pub mod progress;
 pub mod score;
@@ -44,7 +45,7 @@ pub enum Command {
     Render(view::RenderArgs),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]
-    Pack(crate::pack::PackCommand),
+    Pack(pack::PackCommand),
 }
 
 /// The phrases of power a command spells or counts: `-p` (repeatable), or the 18 official ones.
@@ -116,7 +117,7 @@ pub fn main() -> ExitCode {
         Command::View(a) => view::run_view(a),
         Command::Play(a) => view::run_play(a),
         Command::Render(a) => view::run_render(a),
-        Command::Pack(cmd) => return crate::pack::run(cmd),
+        Command::Pack(cmd) => return pack::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

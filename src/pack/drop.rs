@@ -24,7 +24,6 @@ pub mod search;
 
 use serde::Serialize;
 use std::fmt;
-use std::process::ExitCode;
 
 /// The widest well the skyline encoding supports (one byte per column in a `u128`).
 pub const MAX_WIDTH: usize = 16;
@@ -307,42 +306,6 @@ pub fn to_json(solution: &Solution) -> String {
         placements: &solution.placements,
     })
     .expect("plain structs serialise")
-}
-
-/// Command-line arguments of `hextris pack drop`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The pieces in order, letters from IJLOSTZ (e.g. ZOZS).
-    pub sequence: String,
-    /// Width of the well (columns).
-    #[arg(long, default_value_t = 6)]
-    pub width: usize,
-    /// Allow each piece any of its rotations (otherwise rotation 0 only).
-    #[arg(long)]
-    pub rotations: bool,
-    /// Print `{"height": h, "placements": [...]}` instead of the grid and summary.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Runs `hextris pack drop`.
-pub fn run(args: Args) -> ExitCode {
-    let problem = match Problem::new(&args.sequence, args.width, args.rotations) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("hextris pack drop: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let solution = solve(&problem);
-    if args.json {
-        println!("{}", to_json(&solution));
-    } else {
-        print!("{}", render(problem.width, &solution.placements));
-        println!("{}", permutation_line(&solution.placements));
-        println!("Minimum stack height: {}", solution.height);
-    }
-    ExitCode::SUCCESS
 }
 
 #[cfg(test)]

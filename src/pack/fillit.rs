@@ -1,18 +1,16 @@
 //! Puzzle 2 of `../shared/pack/PUZZLES.md`, the 42 school's fillit: the smallest square that
 //! holds a list of fixed tetrominoes, printed as the canonical packing.
 //!
-//! `hextris pack fillit FILE` follows the 42 subject: with no file or more than one it prints
-//! `usage: hextris pack fillit input_file`; for any invalid file it prints `error` on stdout
-//! (and, for the human, the reason on stderr); otherwise the square, one line per row, `.` for
-//! an empty cell and the k-th capital letter for the k-th piece of the file. `--letters`
-//! extends the alphabet beyond 26 pieces (see [`Args::letters`]).
+//! The square is printed one line per row, `.` for an empty cell and the k-th capital letter
+//! for the k-th piece of the file (the command line, `hextris pack fillit`, is in
+//! `crate::cli::pack::fillit`; `--letters` extends the alphabet beyond 26 pieces).
 //!
 //! The answer is *canonical*: among the packings in the smallest square, the one that a
 //! depth-first search finds when it places the pieces in file order, each at its top-most then
 //! left-most position. That is the lexicographically smallest vector of positions (y, x) of the
 //! pieces' bounding boxes. It is computed without that slow search:
 //! 1. the size starts at the lower bound `max(ceil(sqrt(4 n)), largest piece side)` and grows
-//!    until the shared tiler ([`super::square::tiler`]) finds any packing, with the pieces as a
+//!    until the shared tiler ([`super::tiling`]) finds any packing, with the pieces as a
 //!    *multiset* of fixed shapes (identical pieces are interchangeable, which removes their
 //!    symmetric duplicates) and the unused cells as slack;
 //! 2. then each piece in turn gets the first position from which the remaining pieces can still
@@ -21,88 +19,12 @@
 //!    states is shared by all these questions.
 //!
 //! Coordinates: `x` the column, `y` the row, from the top-left corner of the square.
-//!
-//! Exit codes: 0 for a square, 2 for `error` (an invalid file) and for the usage line.
 
-use super::square::shapes::Shape;
-use super::square::tiler::{FillOrder, Kind, Outcome, Placement, Priority, Tiler};
-use std::path::Path;
-use std::process::ExitCode;
+use super::tiling::shapes::Shape;
+use super::tiling::{FillOrder, Kind, Outcome, Placement, Priority, Tiler};
 
 /// The default extended alphabet of `--letters`: 62 symbols.
 pub const EXTENDED: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-/// Command-line arguments of `hextris pack fillit`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// Allow more than 26 pieces: `--letters` names them A-Z, a-z, 0-9 (62 pieces at most);
-    /// `--letters=SYMBOLS` uses the given distinct symbols instead.
-    #[arg(long, value_name = "SYMBOLS", num_args = 0..=1, require_equals = true)]
-    pub letters: Option<Option<String>>,
-    /// Print search statistics on stderr.
-    #[arg(long)]
-    pub stats: bool,
-    /// The input file (exactly one).
-    #[arg(allow_hyphen_values = true)]
-    pub files: Vec<String>,
-}
-
-/// Runs `hextris pack fillit`.
-pub fn run(args: Args) -> ExitCode {
-    if args.files.len() != 1 {
-        println!("usage: hextris pack fillit input_file");
-        return ExitCode::from(2);
-    }
-    let alphabet: Vec<char> = match &args.letters {
-        None => EXTENDED.chars().take(26).collect(),
-        Some(None) => EXTENDED.chars().collect(),
-        Some(Some(s)) => {
-            let chars: Vec<char> = s.chars().collect();
-            let mut sorted = chars.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            if chars.is_empty()
-                || sorted.len() != chars.len()
-                || chars
-                    .iter()
-                    .any(|&c| c == '.' || c.is_whitespace() || c.is_control())
-            {
-                eprintln!(
-                    "hextris pack fillit: --letters needs distinct symbols, none of them '.' or blank"
-                );
-                return ExitCode::from(2);
-            }
-            chars
-        }
-    };
-    let path = Path::new(&args.files[0]);
-    let pieces = match std::fs::read(path)
-        .map_err(|e| e.to_string())
-        .and_then(|bytes| parse(&bytes, alphabet.len()))
-    {
-        Ok(p) => p,
-        Err(why) => {
-            println!("error");
-            eprintln!("hextris pack fillit: {}: {why}", path.display());
-            return ExitCode::from(2);
-        }
-    };
-    let start = std::time::Instant::now();
-    let (sol, stats) = solve_with_stats(&pieces);
-    if args.stats {
-        eprintln!(
-            "{} pieces, side {} ({} smaller sides refuted), {} questions, {} placements, {:.3} s",
-            pieces.len(),
-            sol.size,
-            stats.sizes_refuted,
-            stats.questions,
-            stats.nodes,
-            start.elapsed().as_secs_f64()
-        );
-    }
-    print!("{}", render(&sol, &alphabet));
-    ExitCode::SUCCESS
-}
 
 /// Parses a fillit file: blocks of exactly four lines of four `#`/`.` characters each ended by
 /// `\n`, separated by exactly one empty line, none after the last; each block exactly four

@@ -1,54 +1,28 @@
 //! Puzzle 1 of `../shared/pack/PUZZLES.md` (IT Duel 2015): tile an N x N square, or a W x H
 //! rectangle, exactly with a given multiset of tetrominoes, rotations allowed.
 //!
-//! `hextris pack square INPUT.json` reads `{"size": N, "signature": "I49,J127,..."}` (or
-//! `"width"` and `"height"` instead of `"size"`) and prints `[["FIG", ANGLE, X, Y], ...]` on
-//! stdout, in the puzzle's own angle table ([`shapes::Figure::angles`]); `--check [ANSWER.json]`
-//! validates an answer instead. The search itself is the shared engine in [`tiler`].
+//! An instance is `{"size": N, "signature": "I49,J127,..."}` (or `"width"` and `"height"`
+//! instead of `"size"`); an answer is `[["FIG", ANGLE, X, Y], ...]`, in the puzzle's own angle
+//! table ([`shapes::Figure::angles`]). The search itself is the shared engine in
+//! [`crate::pack::tiling`]; the command line (`hextris pack square`, `--check`) is in
+//! `crate::cli::pack::square`.
 //!
 //! Coordinates: X is the column and Y the row of the top-left corner of the figure's bounding
 //! box in that orientation, both from 0 at the top-left corner of the board.
-//!
-//! Exit codes: 0 solved (or a valid answer), 1 impossible (or an invalid answer), 2 malformed
-//! input, 3 undecided (the `--max-nodes` budget ran out first).
 
 mod blocks;
-pub mod shapes;
-pub mod tiler;
+/// The tetrominoes and puzzle 1's angle table, kept with the shared tiling engine.
+pub use super::tiling::shapes;
 
+use super::tiling::{self, FillOrder, Outcome, Tiler};
 use crate::error::{Error, Result};
 use serde_json::Value;
 use shapes::Figure;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use tiler::{FillOrder, Outcome, Tiler};
+use std::path::Path;
 
 /// The largest board side the solver accepts.
 pub const MAX_SIDE: usize = 200;
-
-/// Command-line arguments of `hextris pack square`.
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The instance: {"size": N, "signature": "I1,J1,L1,Z1"}, or "width" and "height" instead of
-    /// "size" for a rectangle. Other fields ("name", "about", "solution") are ignored when
-    /// solving.
-    pub input: PathBuf,
-    /// Validate an answer instead of solving. ANSWER.json holds [["FIG", ANGLE, X, Y], ...] or
-    /// an object with such a "solution" field; with no file, the input's own "solution" field is
-    /// checked.
-    #[arg(long, value_name = "ANSWER.json", num_args = 0..=1)]
-    pub check: Option<Option<PathBuf>>,
-    /// Give up after this many placements: the answer is then "undecided", exit code 3.
-    #[arg(long, value_name = "N")]
-    pub max_nodes: Option<u64>,
-    /// Also draw the tiling on stderr, one letter per cell.
-    #[arg(long)]
-    pub draw: bool,
-    /// Print search statistics on stderr.
-    #[arg(long)]
-    pub stats: bool,
-}
 
 /// A parsed instance: the board and the number of pieces of each figure (signature order).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,108 +52,9 @@ pub enum Verdict {
     Undecided,
 }
 
-/// Runs `hextris pack square`.
-pub fn run(args: Args) -> ExitCode {
-    match run_inner(&args) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            eprintln!("hextris pack square: {e}");
-            ExitCode::from(2)
-        }
-    }
-}
-
-fn run_inner(args: &Args) -> Result<u8> {
-    let (doc, instance) = read_instance(&args.input)?;
-    if let Some(answer) = &args.check {
-        let (origin, pieces) = if let Some(answer) = answer {
-            let v = read_json(answer)?;
-            let sol = v.get("solution").unwrap_or(&v);
-            (answer.clone(), parse_answer(answer, sol)?)
-        } else {
-            let sol = doc.get("solution").ok_or_else(|| {
-                Error::invalid(
-                    &args.input,
-                    "has no \"solution\" field to check (give ANSWER.json)",
-                )
-            })?;
-            (args.input.clone(), parse_answer(&args.input, sol)?)
-        };
-        let problems = check(&instance, &pieces);
-        if problems.is_empty() {
-            println!(
-                "valid: {} pieces tile the {} x {} board exactly",
-                pieces.len(),
-                instance.width,
-                instance.height
-            );
-            if args.draw {
-                eprint!("{}", draw(&instance, &pieces));
-            }
-            return Ok(0);
-        }
-        println!(
-            "invalid: {}: {} problem(s)",
-            origin.display(),
-            problems.len()
-        );
-        for p in problems.iter().take(20) {
-            println!("  {p}");
-        }
-        if problems.len() > 20 {
-            println!("  ... and {} more", problems.len() - 20);
-        }
-        return Ok(1);
-    }
-    let start = std::time::Instant::now();
-    let (verdict, stats) = solve_with_stats(&instance, args.max_nodes);
-    if args.stats {
-        eprintln!(
-            "{} x {}: {} placements, {} memo hits, {} attempts, {:.3} s",
-            instance.width,
-            instance.height,
-            stats.nodes,
-            stats.memo_hits,
-            stats.attempts,
-            start.elapsed().as_secs_f64()
-        );
-    }
-    match verdict {
-        Verdict::Solved(pieces) => {
-            println!("{}", answer_json(&pieces));
-            if args.draw {
-                eprint!("{}", draw(&instance, &pieces));
-            }
-            Ok(0)
-        }
-        Verdict::Impossible(why) => {
-            println!("impossible: {why}");
-            Ok(1)
-        }
-        Verdict::Undecided => {
-            println!(
-                "undecided: no tiling found within {} placements",
-                stats.nodes
-            );
-            Ok(3)
-        }
-    }
-}
-
-fn read_json(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    serde_json::from_str(&text).map_err(|source| Error::Json {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
 /// Reads and validates an instance file, returning the whole document too (for `--check`).
 pub fn read_instance(path: &Path) -> Result<(Value, Instance)> {
-    let doc = read_json(path)?;
+    let doc = crate::io::read_json_value(path)?;
     let inst = parse_instance(&doc).map_err(|what| Error::invalid(path, what))?;
     Ok((doc, inst))
 }
@@ -392,7 +267,7 @@ fn configure(t: &mut Tiler, attempt: u32, counts: &[u32; 7]) {
     use rand::{Rng, SeedableRng};
     match attempt {
         0 => {
-            t.set_priority(tiler::Priority::MostRemaining);
+            t.set_priority(tiling::Priority::MostRemaining);
             t.set_tie_shift(0);
         }
         1 => t.set_weights(
@@ -422,7 +297,7 @@ pub fn solve_with_stats(inst: &Instance, max_nodes: Option<u64>) -> (Verdict, So
     } else {
         (inst.width, inst.height)
     };
-    let mut kinds = tiler::figure_kinds(&inst.counts);
+    let mut kinds = tiling::figure_kinds(&inst.counts);
     if transpose {
         // On the transposed board each figure keeps its name and angle numbers, with its cells
         // mirrored along the diagonal; a placement maps back by swapping x and y.
@@ -521,7 +396,7 @@ pub fn quick_impossibility(inst: &Instance) -> Option<String> {
     let t = Tiler::new(
         inst.width,
         inst.height,
-        tiler::figure_kinds(&inst.counts),
+        tiling::figure_kinds(&inst.counts),
         FillOrder::RowMajor,
     );
     match t.colouring_obstruction() {
