@@ -6,7 +6,7 @@ use crate::engine::Problem;
 use crate::error::Result;
 use crate::io::load_problems;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `hextris bench`.
 #[derive(Debug, clap::Args)]
@@ -15,7 +15,8 @@ pub struct Args {
     #[arg(required = true, value_name = "PROBLEM")]
     pub problems: Vec<PathBuf>,
     /// Seconds per problem, as `play_icfp2015 -t` would get for a run of that problem alone.
-    #[arg(short = 't', long = "time", default_value_t = 10.0)]
+    #[arg(short = 't', long = "time", default_value_t = 10.0, allow_negative_numbers = true,
+        value_parser = crate::cli::args::seconds)]
     pub time: f64,
     #[command(flatten)]
     pub phrases: crate::cli::PhraseArgs,
@@ -25,7 +26,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "phrases")]
     pub no_phrases: bool,
     /// Worker threads (default: all cores).
-    #[arg(short = 'c', long = "threads")]
+    #[arg(short = 'c', long = "threads", allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<usize>(1, crate::cli::args::MAX_THREADS))]
     pub threads: Option<usize>,
     /// Also write the solutions found to this file (atomically).
     #[arg(short = 'o', long = "out")]
@@ -37,7 +39,6 @@ pub struct Args {
 
 /// Runs `hextris bench`.
 pub fn run(args: Args) -> Result<()> {
-    crate::cli::check_seconds("--time", args.time)?;
     let loaded = load_problems(&args.problems)?;
     let phrases = if args.no_phrases {
         crate::engine::Phrases::new(Vec::<String>::new())
@@ -59,7 +60,7 @@ pub fn run(args: Args) -> Result<()> {
         let start = Instant::now();
         // The same share of the budget that play_icfp2015 keeps back for its output.
         let end =
-            start + Duration::from_secs_f64(args.time) - crate::cli::contest::reserve(args.time);
+            crate::cli::args::deadline(start, args.time)? - crate::cli::contest::reserve(args.time);
         let probs: Vec<&Problem> = vec![problem];
         let results = crate::cli::solve::solve_on_pool(
             &probs,

@@ -132,8 +132,8 @@ impl<'a> Encoder<'a> {
                     // The component values serve the DP walk of rotating units; a unit that
                     // cannot rotate has its own programme, and the greedy walk needs only
                     // which components are alive.
-                    b.comps.build(&job, (space.k != 1).then_some(&wval[..]));
-                    let dp = if space.k == 1 {
+                    b.comps.build(&job, space.rotates().then_some(&wval[..]));
+                    let dp = if !space.rotates() {
                         // A unit that cannot rotate has its own programme (see `line`).
                         let lw = line::LineWords::new(&job);
                         line::values(&job, &lw, &wval, &mut b.line);
@@ -264,7 +264,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out.clear();
         let e = self.encoder;
         let space = &e.tables.spaces[unit];
-        if space.k != 1 {
+        if space.rotates() {
             return;
         }
         let wval = if step < self.bonus_units {

@@ -185,7 +185,7 @@ impl Comps {
         d: &mut Vec<u64>,
         mut f: impl FnMut(usize, &Self),
     ) {
-        let odd = y & 1;
+        let [sw, se] = crate::plan::space::descent_offsets(y);
         let cm = self.mask(c);
         d.clear();
         d.resize(self.layout.len, 0);
@@ -195,8 +195,8 @@ impl Comps {
             };
             let (off, nw) = self.layout.span(o);
             let dst = &mut d[off..off + nw];
-            bits::or_shifted(dst, &cm[off..off + nw], -odd);
-            bits::or_shifted(dst, &cm[off..off + nw], 1 - odd);
+            bits::or_shifted(dst, &cm[off..off + nw], -se);
+            bits::or_shifted(dst, &cm[off..off + nw], -sw);
             for (w, fr) in dst.iter_mut().zip(&free[b2..b2 + n2]) {
                 *w &= fr;
             }
@@ -432,7 +432,7 @@ impl Job<'_> {
 
     /// The in-row moves (E, W and, for units with several orientations, the rotations).
     fn row_moves(&self) -> &'static [Command] {
-        if self.space.k == 1 {
+        if !self.space.rotates() {
             &[Command::W, Command::E]
         } else {
             &[Command::W, Command::E, Command::CW, Command::CCW]

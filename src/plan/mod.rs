@@ -12,7 +12,7 @@ pub mod rowmask;
 pub mod space;
 
 pub use beam::{plan_beam, BeamShape};
-pub use heuristic::{systems_from_file, Features, Weights, SYSTEMS};
+pub use heuristic::{systems_from_json, Features, Weights, SYSTEMS};
 pub use rowmask::RowMask;
 pub use space::{Bfs, Lock, LockKey, Outline, ReachBufs, Stamps, State, UnitSpace};
 

@@ -17,7 +17,7 @@
 use super::bits;
 use super::rowmask::RowMask;
 use crate::engine::hex::column_offset;
-use crate::engine::{Board, Cell, Command, Unit};
+use crate::engine::{offset_step, Board, Cell, Command, Dir, Unit};
 
 /// A unit's position: pivot and canonical orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -91,15 +91,20 @@ impl Outline {
             if i + 1 == cells.len() || cells[i + 1] != (dx + 1, dy) {
                 o.run_ends.push((dx + 1, dy));
             }
-            let odd = (parity + dy).rem_euclid(2);
+            // The pivot row's parity decides how the rows around this member lean.
+            let at = |dir| {
+                let (x, y) = offset_step(dx, parity + dy, dir);
+                (x, y - parity)
+            };
             let around = [
-                (dx - 1, dy, false),
-                (dx + 1, dy, false),
-                (dx + odd - 1, dy + 1, true),
-                (dx + odd, dy + 1, true),
-                (dx + odd - 1, dy - 1, false),
-                (dx + odd, dy - 1, false),
-            ];
+                (at(Dir::W), false),
+                (at(Dir::E), false),
+                (at(Dir::SW), true),
+                (at(Dir::SE), true),
+                (at(Dir::NW), false),
+                (at(Dir::NE), false),
+            ]
+            .map(|((x, y), below)| (x, y, below));
             o.neighbours
                 .extend(around.into_iter().filter(|&(x, y, _)| !own(x, y)));
         }
@@ -298,21 +303,8 @@ impl UnitSpace {
     /// The state a command leads to (whether or not it is free).
     #[inline]
     pub fn step(&self, s: State, cmd: Command) -> State {
-        let odd = s.y & 1;
         let k = self.k;
         match cmd {
-            Command::W => State { x: s.x - 1, ..s },
-            Command::E => State { x: s.x + 1, ..s },
-            Command::SW => State {
-                x: s.x + odd - 1,
-                y: s.y + 1,
-                o: s.o,
-            },
-            Command::SE => State {
-                x: s.x + odd,
-                y: s.y + 1,
-                o: s.o,
-            },
             Command::CW => State {
                 o: (s.o + 1) % k,
                 ..s
@@ -321,7 +313,25 @@ impl UnitSpace {
                 o: (s.o + k - 1) % k,
                 ..s
             },
+            _ => {
+                let dir = cmd.dir().expect("a command that is not a rotation moves");
+                let (x, y) = offset_step(s.x, s.y, dir);
+                State { x, y, o: s.o }
+            }
         }
+    }
+
+    /// Whether the unit has more than one distinct orientation: a unit that does not can never
+    /// turn (a turn would repeat its position), so its searches skip the rotations.
+    #[inline]
+    pub fn rotates(&self) -> bool {
+        self.k > 1
+    }
+
+    /// The commands worth trying for this unit, in the order of [`Command::ALL`].
+    #[inline]
+    pub fn commands(&self) -> &'static [Command] {
+        Command::usable(self.rotates())
     }
 
     /// Fills `free` with the bit rows of the states where the unit fits on `board`.
@@ -387,7 +397,7 @@ impl UnitSpace {
             layout.flood(self, row, allowed, tmp);
             layout.store(self, row, y, reach);
             // Descend.
-            let odd = y & 1;
+            let [sw, se] = descent_offsets(y);
             let mut any = false;
             for o in 0..k {
                 let (Some((b, n)), Some((b2, _))) = (self.row(o, y), self.row(o, y + 1)) else {
@@ -395,8 +405,9 @@ impl UnitSpace {
                 };
                 tmp.clear();
                 tmp.resize(n, 0);
-                bits::or_shifted(tmp, &reach[b..b + n], -odd);
-                bits::or_shifted(tmp, &reach[b..b + n], 1 - odd);
+                // Bit `i` of row `y + 1` comes from the bits `i - sw` and `i - se` of row `y`.
+                bits::or_shifted(tmp, &reach[b..b + n], -se);
+                bits::or_shifted(tmp, &reach[b..b + n], -sw);
                 for j in 0..n {
                     let add = tmp[j] & free[b2 + j];
                     reach[b2 + j] |= add;
@@ -437,7 +448,7 @@ impl UnitSpace {
                 if row.iter().all(|&w| w == 0) {
                     continue;
                 }
-                let odd = y & 1;
+                let [sw_dx, se_dx] = descent_offsets(y);
                 let below = self.row(o, y + 1);
                 for (j, &here) in row.iter().enumerate() {
                     if here == 0 {
@@ -451,13 +462,13 @@ impl UnitSpace {
                     let (sw, se) = match below {
                         Some((b2, n2)) => {
                             let f2 = &free[b2..b2 + n2];
-                            (bits::window(f2, at + odd - 1), bits::window(f2, at + odd))
+                            (bits::window(f2, at + sw_dx), bits::window(f2, at + se_dx))
                         }
                         None => (0, 0),
                     };
                     masks[Command::SW as usize] = here & !sw;
                     masks[Command::SE as usize] = here & !se;
-                    if k > 1 {
+                    if self.rotates() {
                         for (cmd, o2) in
                             [(Command::CW, (o + 1) % k), (Command::CCW, (o + k - 1) % k)]
                         {
@@ -574,27 +585,16 @@ impl UnitSpace {
     #[cfg(test)]
     fn predecessors(&self, s: State) -> [(State, Command); 6] {
         let k = self.k;
-        let up = s.y - 1;
-        let odd = up & 1;
+        // A move into `s` comes from the neighbour in the opposite direction.
+        let from = |dir| {
+            let (x, y) = offset_step(s.x, s.y, dir);
+            State { x, y, o: s.o }
+        };
         [
-            (State { x: s.x + 1, ..s }, Command::W),
-            (State { x: s.x - 1, ..s }, Command::E),
-            (
-                State {
-                    x: s.x - odd + 1,
-                    y: up,
-                    o: s.o,
-                },
-                Command::SW,
-            ),
-            (
-                State {
-                    x: s.x - odd,
-                    y: up,
-                    o: s.o,
-                },
-                Command::SE,
-            ),
+            (from(Dir::E), Command::W),
+            (from(Dir::W), Command::E),
+            (from(Dir::NE), Command::SW),
+            (from(Dir::NW), Command::SE),
             (
                 State {
                     o: (s.o + k - 1) % k,
@@ -615,10 +615,7 @@ impl UnitSpace {
     /// The commands that lock the unit at `s` (bit `c` for command `c`).
     pub fn lock_cmds(&self, free: &[u64], s: State) -> u8 {
         let mut m = 0u8;
-        for cmd in Command::ALL {
-            if self.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
-                continue;
-            }
+        for &cmd in self.commands() {
             if !self.is_free(free, self.step(s, cmd)) {
                 m |= 1 << cmd as u8;
             }
@@ -655,10 +652,7 @@ impl UnitSpace {
                 cmds.reverse();
                 return Some((cmds, s));
             }
-            for cmd in Command::ALL {
-                if self.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
-                    continue;
-                }
+            for &cmd in self.commands() {
                 let n = self.step(s, cmd);
                 if !self.is_free(free, n) {
                     continue;
@@ -671,6 +665,13 @@ impl UnitSpace {
         }
         None
     }
+}
+
+/// The column offsets `[SW, SE]` of the two descents from pivot row `y`, from the engine's
+/// [`offset_step`]: the bit-parallel searches shift whole rows by them.
+#[inline]
+pub fn descent_offsets(y: i64) -> [i64; 2] {
+    [offset_step(0, y, Dir::SW).0, offset_step(0, y, Dir::SE).0]
 }
 
 /// 64 emptiness bits of a board row starting at column `b`: 1 where the cell is on the board
