@@ -10,12 +10,13 @@
 //! bit `i` of row `y` is set when the unit fits with its pivot at `(x_lo + i, y)`. Reachability is
 //! then a flood fill on those bit rows, row by row from the spawn downwards (no command raises the
 //! pivot), and the locks are the reachable states with a command that leads to a non-free state.
-//! Paths are found by a breadth-first search with parent indices over the dense state index, and
-//! rebuilt at the end; a breadth-first tree path never visits a position twice, so it obeys the
-//! no-repeat rule.
+//! Paths to a lock are [`super::path`]'s job, the shape outlines the heuristic reads
+//! [`super::outline`]'s, and the reusable stamp sets [`super::scratch`]'s.
 
 use super::bits;
+use super::outline::Outline;
 use super::rowmask::RowMask;
+use super::scratch::Stamps;
 use crate::engine::hex::column_offset;
 use crate::engine::{offset_step, Board, Cell, Command, Dir, Unit};
 
@@ -57,59 +58,6 @@ struct Orient {
     row_base: usize,
     /// Offset of this orientation's states in the dense state index.
     state_base: usize,
-}
-
-/// The outline of a shape around its pivot, precomputed for the heuristic: what touches it.
-#[derive(Clone, Debug, Default)]
-pub struct Outline {
-    /// Rows of the shape: `(dy, members in that row)`.
-    pub rows: Vec<(i64, usize)>,
-    /// The cells just left and right of each run of members along a row.
-    pub run_ends: Vec<(i64, i64)>,
-    /// Every (member, direction) pair whose neighbour is not a member: the neighbour's offset
-    /// and whether it lies below the member (SW or SE).
-    pub neighbours: Vec<(i64, i64, bool)>,
-    /// Sum of the members' `dy`.
-    pub sum_dy: i64,
-}
-
-impl Outline {
-    fn new(cells: &[(i64, i64)], parity: i64) -> Outline {
-        let mut o = Outline::default();
-        let own = |x: i64, y: i64| cells.contains(&(x, y));
-        for (i, &(dx, dy)) in cells.iter().enumerate() {
-            o.sum_dy += dy;
-            match o.rows.last_mut() {
-                Some(r) if r.0 == dy => r.1 += 1,
-                _ => o.rows.push((dy, 1)),
-            }
-            // Cells are sorted by row then column, so a run starts where the previous cell is
-            // not the left neighbour and ends where the next is not the right neighbour.
-            if i == 0 || cells[i - 1] != (dx - 1, dy) {
-                o.run_ends.push((dx - 1, dy));
-            }
-            if i + 1 == cells.len() || cells[i + 1] != (dx + 1, dy) {
-                o.run_ends.push((dx + 1, dy));
-            }
-            // The pivot row's parity decides how the rows around this member lean.
-            let at = |dir| {
-                let (x, y) = offset_step(dx, parity + dy, dir);
-                (x, y - parity)
-            };
-            let around = [
-                (at(Dir::W), false),
-                (at(Dir::E), false),
-                (at(Dir::SW), true),
-                (at(Dir::SE), true),
-                (at(Dir::NW), false),
-                (at(Dir::NE), false),
-            ]
-            .map(|((x, y), below)| (x, y, below));
-            o.neighbours
-                .extend(around.into_iter().filter(|&(x, y, _)| !own(x, y)));
-        }
-        o
-    }
 }
 
 /// Everything about one unit that does not depend on the board, computed once per problem.
@@ -565,21 +513,6 @@ impl UnitSpace {
         out
     }
 
-    /// The free states of member set `key` from which some command locks the unit. A member set
-    /// can be held by several states (a shape that looks the same after a rotation, turning
-    /// about another pivot): they lock alike by E, W, SW and SE, which move the same cells, but
-    /// not by the rotations, so a target is one of these, not any state of the key.
-    pub fn lock_states(&self, free: &[u64], key: LockKey) -> Vec<State> {
-        let mut out = self.states_with_key(key);
-        out.retain(|&t| self.is_free(free, t) && self.lock_cmds(free, t) != 0);
-        out
-    }
-
-    /// Whether `s` is one of [`UnitSpace::lock_states`] of `key`.
-    pub fn is_lock_state(&self, free: &[u64], s: State, key: LockKey) -> bool {
-        self.key(s) == key && self.lock_cmds(free, s) != 0
-    }
-
     /// The states from which `s` is one command away, with that command (a check of
     /// [`UnitSpace::step`] in the tests).
     #[cfg(test)]
@@ -622,49 +555,6 @@ impl UnitSpace {
         }
         m
     }
-
-    /// A shortest path of commands from `from` to a state with the member set `target` that can
-    /// lock there (see [`UnitSpace::lock_states`]), moving only through free states and never
-    /// visiting one twice. Returns the commands and the state reached.
-    pub fn path(
-        &self,
-        free: &[u64],
-        from: State,
-        target: LockKey,
-        bfs: &mut Bfs,
-    ) -> Option<(Vec<Command>, State)> {
-        bfs.begin(self.states);
-        let start = self.index(from)?;
-        bfs.visit(start, u32::MAX, 0);
-        let mut head = 0;
-        while head < bfs.queue.len() {
-            let idx = bfs.queue[head] as usize;
-            head += 1;
-            let s = self.state_of(idx);
-            if self.is_lock_state(free, s, target) {
-                let mut cmds = Vec::new();
-                let mut i = idx;
-                while i != start {
-                    let (p, c) = bfs.parent(i);
-                    cmds.push(Command::from_index(c as usize));
-                    i = p as usize;
-                }
-                cmds.reverse();
-                return Some((cmds, s));
-            }
-            for &cmd in self.commands() {
-                let n = self.step(s, cmd);
-                if !self.is_free(free, n) {
-                    continue;
-                }
-                let ni = self.index(n).expect("free states lie in the box");
-                if !bfs.seen(ni) {
-                    bfs.visit(ni, idx as u32, cmd as u8);
-                }
-            }
-        }
-        None
-    }
 }
 
 /// The column offsets `[SW, SE]` of the two descents from pivot row `y`, from the engine's
@@ -695,84 +585,11 @@ fn empty_window(row: &[u64], width: usize, b: i64) -> u64 {
     }
 }
 
-/// A set of small integers with O(1) clearing: a generation stamp per element.
-#[derive(Debug, Default)]
-pub struct Stamps {
-    stamp: Vec<u32>,
-    generation: u32,
-}
-
-impl Stamps {
-    /// Empties the set and makes room for elements below `n`.
-    pub fn begin(&mut self, n: usize) {
-        if self.stamp.len() < n {
-            self.stamp.resize(n, 0);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-    }
-
-    /// Adds `i`; false when it was already there.
-    #[inline]
-    pub fn insert(&mut self, i: usize) -> bool {
-        let fresh = self.stamp[i] != self.generation;
-        self.stamp[i] = self.generation;
-        fresh
-    }
-}
-
-/// Reusable buffers of a breadth-first search over a dense state index: a generation stamp per
-/// state avoids clearing between searches.
-#[derive(Debug, Default)]
-pub struct Bfs {
-    stamp: Vec<u32>,
-    parent: Vec<u32>,
-    cmd: Vec<u8>,
-    generation: u32,
-    pub queue: Vec<u32>,
-}
-
-impl Bfs {
-    pub fn begin(&mut self, states: usize) {
-        if self.stamp.len() < states {
-            self.stamp.resize(states, 0);
-            self.parent.resize(states, 0);
-            self.cmd.resize(states, 0);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
-        self.queue.clear();
-    }
-
-    #[inline]
-    pub fn seen(&self, i: usize) -> bool {
-        self.stamp[i] == self.generation
-    }
-
-    #[inline]
-    pub fn visit(&mut self, i: usize, parent: u32, cmd: u8) {
-        self.stamp[i] = self.generation;
-        self.parent[i] = parent;
-        self.cmd[i] = cmd;
-        self.queue.push(i as u32);
-    }
-
-    #[inline]
-    pub fn parent(&self, i: usize) -> (u32, u8) {
-        (self.parent[i], self.cmd[i])
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Game, Outcome, Phrases, Problem};
+    use crate::engine::{Phrases, Problem};
+    use crate::plan::Bfs;
     use std::path::Path;
 
     fn problem(w: usize, h: usize, units: &str, filled: &str) -> Problem {
@@ -871,39 +688,6 @@ mod tests {
                     assert_eq!(a, b);
                 }
             }
-        }
-    }
-
-    #[test]
-    fn paths_replay_to_their_locks() {
-        let units =
-            r#"{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}"#;
-        let p = problem(7, 8, units, r#"{"x":3,"y":5}"#);
-        let space = UnitSpace::new(&p.units[0], p.width, p.height);
-        let (mut free, mut reach, mut tmp, mut locks) =
-            (vec![], vec![], ReachBufs::default(), vec![]);
-        space.free_map(&p.board, &mut free);
-        assert!(space.reach(&free, &mut reach, &mut tmp));
-        space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
-        assert!(locks.len() > 10);
-        let mut bfs = Bfs::default();
-        for lock in &locks {
-            let (mut cmds, end) = space
-                .path(&free, space.spawn_state(), lock.key, &mut bfs)
-                .unwrap();
-            assert_eq!(space.key(end), lock.key);
-            let c = (0..6).find(|&c| lock.cmds >> c & 1 == 1).unwrap();
-            cmds.push(Command::from_index(c));
-            let mut g = Game::new(&p, 0);
-            let mut outcome = Outcome::Moved;
-            for &cmd in &cmds {
-                outcome = g.step(cmd).unwrap();
-            }
-            assert!(matches!(outcome, Outcome::Locked { .. }));
-            let text: String = cmds.iter().map(|c| c.char()).collect();
-            let e = crate::engine::evaluate(&p, 0, &text, &Phrases::official());
-            assert!(!e.end.is_error());
-            assert_eq!(e.locked, 1);
         }
     }
 
