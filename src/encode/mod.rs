@@ -7,17 +7,21 @@
 
 pub mod automaton;
 pub mod chars;
+pub mod comps;
 pub mod line;
 pub mod phrases;
 pub mod unit;
+pub mod walk;
 
 pub use chars::{CharStats, CharTables};
 pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
 use crate::engine::Problem;
 use crate::plan::{Bfs, Plan, Sim, Tables};
+use comps::Comps;
 use std::time::Instant;
-use unit::{Comps, Job, Spelt, UnitGeometry};
+use unit::{Job, UnitGeometry};
+use walk::Spelt;
 
 /// How to spell a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,7 +117,7 @@ impl<'a> Encoder<'a> {
                 Mode::Greedy => {
                     b.comps.build(&job, None);
                     let order = self.greedy_order(&used);
-                    unit::greedy(&job, &b.comps, &order, &mut b.bfs)
+                    walk::greedy(&job, &b.comps, &order, &mut b.bfs)
                 }
                 Mode::Dp => {
                     let mut bonus: Vec<i32> = self
@@ -148,7 +152,7 @@ impl<'a> Encoder<'a> {
                             bfs,
                         )
                     } else {
-                        unit::dp(
+                        walk::dp(
                             &job,
                             &b.comps,
                             &mut wval,
@@ -161,7 +165,7 @@ impl<'a> Encoder<'a> {
                     // leaves visited on its last row), so the greedy walk sometimes does better on
                     // a unit; both end at the same lock, so the better of the two is kept.
                     let order = self.greedy_order(&used);
-                    let greedy = unit::greedy(&job, &b.comps, &order, &mut b.bfs);
+                    let greedy = walk::greedy(&job, &b.comps, &order, &mut b.bfs);
                     let value = |s: &Option<Spelt>| s.as_ref().map_or(-1, |s| self.power(s, &used));
                     if value(&greedy) > value(&dp) {
                         greedy
