@@ -380,3 +380,55 @@ fn a_fixed_number_of_attempts_gives_the_same_output_on_any_number_of_threads() {
     assert_eq!(one, run("1"), "one thread, twice");
     assert_eq!(one, run("2"), "one thread and two");
 }
+
+/// Regression: `-t 1e19` panicked (overflow adding the budget to an instant) and `-t -1` got
+/// clap's tip about an unexpected argument; both are one clear error with exit code 2.
+#[test]
+fn out_of_range_numbers_are_a_clear_error() {
+    for t in ["1e19", "-1", "0", "nan"] {
+        let o = play()
+            .arg("-f")
+            .arg(data("small.json"))
+            .args(["-t", t])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "-t {t}");
+        let err = stderr(&o);
+        assert!(err.contains("at most 1000000"), "-t {t}: {err}");
+        assert!(!err.contains("panicked"), "-t {t}: {err}");
+        let o = hextris()
+            .arg("solve")
+            .arg(data("small.json"))
+            .args(["-t", t])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "solve -t {t}");
+        assert!(stderr(&o).contains("at most 1000000"), "solve -t {t}");
+    }
+    let o = hextris()
+        .arg("solve")
+        .arg(data("small.json"))
+        .args(["--attempts", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("from 1 to"), "{}", stderr(&o));
+}
+
+/// Regression: a problem file given as the solutions said "invalid type: map, expected a
+/// sequence"; it now says what shape was expected.
+#[test]
+fn score_of_a_file_that_is_not_a_solution_list_says_what_was_expected() {
+    let o = hextris()
+        .arg("score")
+        .arg(data("small.json"))
+        .arg("-f")
+        .arg(data("small.json"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("small.json: not a solution list"), "{err}");
+    assert!(err.contains("\"problemId\""), "{err}");
+}
