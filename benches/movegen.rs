@@ -3,7 +3,6 @@
 //! `../shared/icfp2015/problems`; without it the benchmark prints that it skipped.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hextris::engine::Problem;
 use hextris::plan::{gen_locks, plan_greedy, PlanConfig, Scratch, Sim, Tables, Weights};
 use std::path::PathBuf;
 
@@ -14,7 +13,7 @@ fn bench(c: &mut Criterion) {
         return;
     }
     for id in [24, 14] {
-        let p = Problem::load(&dir.join(format!("problem_{id}.json"))).unwrap();
+        let p = hextris::io::read_problem(&dir.join(format!("problem_{id}.json"))).unwrap();
         let tables = Tables::new(&p);
         // A mid-game board: the first 200 units placed greedily.
         let cfg = PlanConfig {

@@ -62,9 +62,22 @@ impl From<&Solution> for SolutionJson {
 /// Reads a solution list (a JSON array of entries).
 pub fn read_solutions(path: &Path) -> Result<Vec<Solution>> {
     let text = read_text(path)?;
-    let raw: Vec<SolutionJson> = serde_json::from_str(&text).map_err(|source| Error::Json {
-        path: path.to_path_buf(),
-        source,
+    let raw: Vec<SolutionJson> = serde_json::from_str(&text).map_err(|source| {
+        // Well-formed JSON of another shape (a problem file, a map) says what was expected.
+        if source.is_data() {
+            Error::invalid(
+                path,
+                format!(
+                    "not a solution list: expected a JSON list of entries like \
+                     {{\"problemId\": 1, \"seed\": 0, \"solution\": \"...\"}} ({source})"
+                ),
+            )
+        } else {
+            Error::Json {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
     })?;
     raw.into_iter()
         .enumerate()
@@ -87,7 +100,17 @@ pub fn solutions_to_json(list: &[Solution]) -> String {
     out
 }
 
-/// Reads a whole text file.
+/// Reads, parses and validates a problem file.
+pub fn read_problem(path: &Path) -> Result<Problem> {
+    Problem::from_json(&read_text(path)?, path)
+}
+
+/// Reads scoring systems from a JSON file shaped like `src/plan/weights.json`, for `--weights`.
+pub fn read_systems(path: &Path) -> Result<Vec<(String, crate::plan::Weights)>> {
+    crate::plan::systems_from_json(&read_text(path)?, path)
+}
+
+/// Reads a whole text file: the one place a file read becomes [`Error::Io`].
 pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_path_buf(),
@@ -185,7 +208,7 @@ pub fn expand_problem_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>> {
 pub fn load_problems(args: &[PathBuf]) -> Result<Vec<(PathBuf, Problem)>> {
     expand_problem_paths(args)?
         .into_iter()
-        .map(|p| Problem::load(&p).map(|prob| (p, prob)))
+        .map(|p| read_problem(&p).map(|prob| (p, prob)))
         .collect()
 }
 

@@ -11,10 +11,9 @@ use hextris::plan::{plan_greedy, PlanConfig, Tables, Weights};
 use hextris::solve::{solve_attempts, Prepared, SolveConfig};
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn every_seed_of_every_problem_replays_with_the_reported_score() {
-    let Some(dir) = icfp_dir("every_seed_of_every_problem_replays_with_the_reported_score") else {
-        return;
-    };
+    let dir = icfp_dir();
     let problems: Vec<_> = (0..25).map(|id| official_problem(&dir, id)).collect();
     let prepared: Vec<Prepared> = problems.iter().map(Prepared::new).collect();
     let phrases = Phrases::official();
@@ -53,10 +52,9 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
-    let Some(dir) = icfp_dir("dp_encoder_never_scores_below_greedy_on_the_same_placements") else {
-        return;
-    };
+    let dir = icfp_dir();
     let phrases = Phrases::official();
     let table = PhraseTable::new(&phrases);
     for id in 0..25 {

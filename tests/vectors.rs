@@ -83,10 +83,9 @@ fn check_vector(dir: &Path, v: &Value) {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn official_and_derived_vectors() {
-    let Some(dir) = icfp_dir("official_and_derived_vectors") else {
-        return;
-    };
+    let dir = icfp_dir();
     let v = read_json(&dir.join("vectors.json"));
     let phrases: Vec<String> = v["phrases"]
         .as_array()
@@ -106,10 +105,9 @@ fn official_and_derived_vectors() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn official_phrases_match_phrases_txt() {
-    let Some(dir) = icfp_dir("official_phrases_match_phrases_txt") else {
-        return;
-    };
+    let dir = icfp_dir();
     let text = std::fs::read_to_string(dir.join("phrases.txt")).unwrap();
     let from_file = Phrases::new(text.lines().map(str::to_string));
     assert_eq!(from_file, Phrases::official());
@@ -117,10 +115,9 @@ fn official_phrases_match_phrases_txt() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn rng_outputs() {
-    let Some(dir) = icfp_dir("rng_outputs") else {
-        return;
-    };
+    let dir = icfp_dir();
     let v = read_json(&dir.join("vectors.json"));
     for (key, seed) in [
         ("seed17_first10", 17),
@@ -140,10 +137,9 @@ fn rng_outputs() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn spawn_positions_of_every_unit() {
-    let Some(dir) = icfp_dir("spawn_positions_of_every_unit") else {
-        return;
-    };
+    let dir = icfp_dir();
     let v = read_json(&dir.join("vectors.json"));
     let spawns = v["spawn_positions_on_empty_board"].as_object().unwrap();
     assert_eq!(spawns.len(), 25);
@@ -173,10 +169,9 @@ fn spawn_positions_of_every_unit() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn source_unit_indices() {
-    let Some(dir) = icfp_dir("source_unit_indices") else {
-        return;
-    };
+    let dir = icfp_dir();
     let v = read_json(&dir.join("vectors.json"));
     for (id, seeds) in v["source_unit_indices_first20"].as_object().unwrap() {
         let p = official_problem(&dir, id.parse().unwrap());
@@ -198,10 +193,9 @@ fn source_unit_indices() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn natsubate_solutions_score_as_officially() {
-    let Some(dir) = icfp_dir("natsubate_solutions_score_as_officially") else {
-        return;
-    };
+    let dir = icfp_dir();
     let v = read_json(&dir.join("vectors_natsubate.json"));
     let vectors = v["vectors"].as_array().unwrap();
     assert_eq!(vectors.len(), 174);

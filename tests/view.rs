@@ -84,10 +84,9 @@ fn check_replay(problem: &Problem, seed: u32, text: &str, name: &str) {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn frames_match_the_engine_on_every_test_vector() {
-    let Some(dir) = icfp_dir("frames_match_the_engine_on_every_test_vector") else {
-        return;
-    };
+    let dir = icfp_dir();
     let v = read_json(&dir.join("vectors.json"));
     let mut n = 0;
     for group in ["official", "derived"] {
@@ -116,10 +115,9 @@ fn frames_match_the_engine_on_every_test_vector() {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn play_mode_with_undo_matches_the_engine() {
-    let Some(dir) = icfp_dir("play_mode_with_undo_matches_the_engine") else {
-        return;
-    };
+    let dir = icfp_dir();
     let p = official_problem(&dir, 1);
     let phrases = Phrases::official();
     let seed = p.seeds[0];
@@ -190,12 +188,9 @@ fn stderr(o: &Output) -> String {
 }
 
 #[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn piped_view_of_problem_24_shows_the_board_and_the_score_of_hextris_score() {
-    let Some(dir) =
-        icfp_dir("piped_view_of_problem_24_shows_the_board_and_the_score_of_hextris_score")
-    else {
-        return;
-    };
+    let dir = icfp_dir();
     let problem = dir.join("problems/problem_24.json");
     let tmp = tmp_dir("p24");
     let sol = tmp.join("p24.json");

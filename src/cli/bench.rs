@@ -7,7 +7,7 @@ use crate::engine::Problem;
 use crate::error::Result;
 use crate::io::load_problems;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `hextris bench`.
 #[derive(Debug, clap::Args)]
@@ -17,12 +17,8 @@ pub struct Args {
     pub problems: Vec<PathBuf>,
     /// Seconds per problem, as `play_icfp2015 -t` would get for a run of that problem alone;
     /// several budgets separated by commas give the curve of score against time.
-    #[arg(
-        short = 't',
-        long = "time",
-        default_value = "10",
-        value_delimiter = ','
-    )]
+    #[arg(short = 't', long = "time", default_value = "10", value_delimiter = ',',
+        allow_negative_numbers = true, value_parser = crate::cli::args::seconds)]
     pub time: Vec<f64>,
     /// With several budgets, also draw the total score against the budget as an SVG file.
     #[arg(long, value_name = "FILE")]
@@ -38,7 +34,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "phrases")]
     pub no_phrases: bool,
     /// Worker threads (default: all cores).
-    #[arg(short = 'c', long = "threads")]
+    #[arg(short = 'c', long = "threads", allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<usize>(1, crate::cli::args::MAX_THREADS))]
     pub threads: Option<usize>,
     /// Also write the solutions found to this file (atomically).
     #[arg(short = 'o', long = "out")]
@@ -50,9 +47,6 @@ pub struct Args {
 
 /// Runs `hextris bench`.
 pub fn run(args: Args) -> Result<()> {
-    for &t in &args.time {
-        crate::cli::check_seconds("--time", t)?;
-    }
     let loaded = load_problems(&args.problems)?;
     let phrases = if args.no_phrases {
         crate::engine::Phrases::new(Vec::<String>::new())
@@ -119,7 +113,7 @@ fn bench_budget(
     for (_, problem) in loaded {
         let start = Instant::now();
         // The same share of the budget that play_icfp2015 keeps back for its output.
-        let end = start + Duration::from_secs_f64(time) - crate::cli::contest::reserve(time);
+        let end = crate::cli::args::deadline(start, time)? - crate::cli::contest::reserve(time);
         let probs: Vec<&Problem> = vec![problem];
         let results = crate::cli::solve::solve_on_pool(
             &probs,

@@ -2,6 +2,7 @@
 //! contract). Each subcommand parses its arguments into a config struct and calls the library;
 //! errors travel up as [`crate::Error`] and are printed once, here, as one line with exit code 2.
 
+pub mod args;
 pub mod bench;
 pub mod contest;
 pub mod pack;
@@ -69,17 +70,6 @@ impl PhraseArgs {
     }
 }
 
-/// Checks a time limit given as `flag`: a positive, finite number of seconds.
-pub fn check_seconds(flag: &str, t: f64) -> crate::error::Result<()> {
-    if t > 0.0 && t.is_finite() {
-        Ok(())
-    } else {
-        Err(crate::Error::Usage(format!(
-            "{flag} must be a positive number of seconds, not {t}"
-        )))
-    }
-}
-
 /// The scoring systems a command plans with: `--weights FILE`, or the compiled-in ones.
 #[derive(Debug, clap::Args)]
 pub struct WeightArgs {
@@ -94,7 +84,7 @@ impl WeightArgs {
     pub fn get(&self) -> crate::error::Result<Option<Vec<(String, crate::plan::Weights)>>> {
         self.weights
             .as_deref()
-            .map(crate::plan::systems_from_file)
+            .map(crate::io::read_systems)
             .transpose()
     }
 }

@@ -1,11 +1,21 @@
-//! Progress reports of `hextris solve` on stderr: bars (problem, seeds done, best score so far)
-//! when stderr is a terminal, plain lines when it is not.
+//! Progress reports of `hextris solve` on stderr: bars (problem, seeds done, time spent against
+//! the budget, best score so far) when stderr is a terminal, plain lines when it is not.
+//!
+//! The bars tick on their own twice a second, so the time moves even while every seed is still
+//! being searched (a seed is reported only when its search ends, near the end of the budget).
 
 use crate::engine::Problem;
 use crate::solve::{Progress, SeedResult};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;
+use std::time::Duration;
+
+/// A duration as indicatif's `{elapsed_precise}` shows one: `HH:MM:SS`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs_f64().ceil() as u64;
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
 
 /// A progress reporter for a set of problems.
 pub enum Reporter {
@@ -22,8 +32,9 @@ pub enum Reporter {
 }
 
 impl Reporter {
-    /// Bars when stderr is a terminal, lines otherwise.
-    pub fn new(problems: &[&Problem]) -> Reporter {
+    /// Bars when stderr is a terminal, lines otherwise. `budget` is the time the run may take
+    /// (none with `--attempts`), shown beside the time spent.
+    pub fn new(problems: &[&Problem], budget: Option<Duration>) -> Reporter {
         let seeds: Vec<usize> = problems.iter().map(|p| p.distinct_seeds().len()).collect();
         let ids: Vec<i64> = problems.iter().map(|p| p.id).collect();
         if !std::io::stderr().is_terminal() {
@@ -34,9 +45,13 @@ impl Reporter {
             };
         }
         let multi = MultiProgress::new();
-        let style = ProgressStyle::with_template(
-            "problem {prefix:>5} {bar:30} {pos:>3}/{len:3} seeds  {msg}",
-        )
+        let limit = match budget {
+            Some(b) => format!(" of {}", clock(b)),
+            None => String::new(),
+        };
+        let style = ProgressStyle::with_template(&format!(
+            "problem {{prefix:>5}} {{bar:30}} {{pos:>3}}/{{len:3}} seeds  {{elapsed_precise}}{limit}  {{msg}}"
+        ))
         .expect("a valid template");
         let bars = ids
             .iter()
@@ -45,6 +60,7 @@ impl Reporter {
                 let b = multi.add(ProgressBar::new(n as u64));
                 b.set_style(style.clone());
                 b.set_prefix(id.to_string());
+                b.enable_steady_tick(Duration::from_millis(500));
                 b
             })
             .collect();

@@ -195,33 +195,59 @@ pub fn run(args: Args) -> Result<()> {
             serde_json::to_string_pretty(&report).expect("plain data serialises")
         );
     } else {
-        print!("{}", format_table(&report));
+        // On a terminal the rows are cut to its width (the phrases column ends with `…`);
+        // piped, they are whole.
+        use std::io::IsTerminal;
+        let width = std::io::stdout()
+            .is_terminal()
+            .then(|| crossterm::terminal::size().ok())
+            .flatten()
+            .map(|(w, _)| w as usize);
+        print!("{}", format_table(&report, width));
     }
     Ok(())
 }
 
-/// The report as a text table.
-pub fn format_table(r: &Report) -> String {
+/// The report as a text table; with `width`, no row is longer than that many characters (the
+/// phrases, last, are cut with an ellipsis).
+pub fn format_table(r: &Report, width: Option<usize>) -> String {
     use std::fmt::Write;
+    let statuses: Vec<String> = r
+        .results
+        .iter()
+        .map(|e| {
+            let mut status = e.status.clone();
+            if let (Some(c), Some(ch)) = (e.error_command, e.error_char) {
+                let _ = write!(status, " at command {c} (char {ch})");
+            }
+            status
+        })
+        .collect();
+    // The status column is as wide as its longest entry, not a fixed width.
+    let sw = statuses
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("status".len());
+    let fit = |line: String| match width {
+        Some(w) => crate::view::canvas::ellipsize(&line, w),
+        None => line,
+    };
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:>7} {:>10} {:>8} {:>8} {:>8} {:>6} {:>6}  {:<44} phrases",
+    let head = format!(
+        "{:>7} {:>10} {:>8} {:>8} {:>8} {:>6} {:>6}  {:<sw$} phrases",
         "problem", "seed", "score", "move", "power", "cmds", "locked", "status"
     );
-    for e in &r.results {
-        let mut status = e.status.clone();
-        if let (Some(c), Some(ch)) = (e.error_command, e.error_char) {
-            let _ = write!(status, " at command {c} (char {ch})");
-        }
+    let _ = writeln!(out, "{}", fit(head));
+    for (e, status) in r.results.iter().zip(&statuses) {
         let phrases: Vec<String> = e
             .phrases
             .iter()
             .map(|(p, n)| format!("{p:?}x{n}"))
             .collect();
-        let _ = writeln!(
-            out,
-            "{:>7} {:>10} {:>8} {:>8} {:>8} {:>6} {:>6}  {:<44} {}",
+        let line = format!(
+            "{:>7} {:>10} {:>8} {:>8} {:>8} {:>6} {:>6}  {:<sw$} {}",
             e.problem_id,
             e.seed,
             e.score,
@@ -236,6 +262,7 @@ pub fn format_table(r: &Report) -> String {
                 phrases.join(" ")
             }
         );
+        let _ = writeln!(out, "{}", fit(line));
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "{:>7} {:>6} {:>8}", "problem", "seeds", "score");
@@ -244,4 +271,51 @@ pub fn format_table(r: &Report) -> String {
     }
     let _ = writeln!(out, "total {}", r.total);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(status: &str, phrases: &[(&str, u32)]) -> EntryReport {
+        EntryReport {
+            problem_id: 24,
+            seed: 18,
+            score: 300_750,
+            move_score: 9474,
+            power_score: 291_276,
+            commands: 40_000,
+            locked: 1620,
+            status: status.to_string(),
+            error_command: None,
+            error_char: None,
+            phrases: phrases.iter().map(|&(p, n)| (p.to_string(), n)).collect(),
+        }
+    }
+
+    /// Regression: rows were 352 characters wide with every phrase used.
+    #[test]
+    fn table_rows_fit_the_width_and_say_when_cut() {
+        let all: Vec<(&str, u32)> = crate::engine::OFFICIAL_PHRASES
+            .iter()
+            .map(|&p| (p, 12))
+            .collect();
+        let r = Report {
+            results: vec![entry("out-of-units", &all), entry("board-full", &[])],
+            problems: vec![ProblemReport {
+                problem_id: 24,
+                seeds: 1,
+                score: 300_750,
+            }],
+            total: 300_750,
+        };
+        let cut = format_table(&r, Some(80));
+        assert!(cut.lines().all(|l| l.chars().count() <= 80), "{cut}");
+        assert!(cut.lines().nth(1).unwrap().ends_with('…'), "{cut}");
+        assert!(cut.lines().nth(2).unwrap().ends_with(" -"), "{cut}");
+        // Without a width (piped), nothing is cut.
+        let whole = format_table(&r, None);
+        assert!(whole.contains("\"case nightmare green\"x12"));
+        assert!(!whole.contains('…'));
+    }
 }

@@ -7,7 +7,7 @@ use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
 use crate::solve::{solve_attempts, solve_many, Prepared, ProblemResult, Progress, SolveConfig};
 use crate::store::{Offer, Store};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `hextris solve`.
 #[derive(Debug, clap::Args)]
@@ -16,13 +16,15 @@ pub struct Args {
     #[arg(required = true, value_name = "PROBLEM")]
     pub problems: Vec<PathBuf>,
     /// Seconds per problem (or in all, with --total).
-    #[arg(short = 't', long = "time", default_value_t = 10.0)]
+    #[arg(short = 't', long = "time", default_value_t = 10.0, allow_negative_numbers = true,
+        value_parser = crate::cli::args::seconds)]
     pub time: f64,
     /// Make --time the budget of the whole run rather than of each problem.
     #[arg(long)]
     pub total: bool,
     /// Instead of a time budget, plan exactly this many games per seed: reproducible output.
-    #[arg(long, conflicts_with = "time")]
+    #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<u32>(1, crate::cli::args::MAX_ATTEMPTS))]
     pub attempts: Option<u32>,
     /// Write the JSON list to this file (atomically) instead of stdout.
     #[arg(short = 'o', long = "out")]
@@ -32,7 +34,8 @@ pub struct Args {
     #[command(flatten)]
     pub weights: crate::cli::WeightArgs,
     /// Worker threads (default: all cores); 1 is the deterministic debugging path.
-    #[arg(short = 'c', long = "threads")]
+    #[arg(short = 'c', long = "threads", allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<usize>(1, crate::cli::args::MAX_THREADS))]
     pub threads: Option<usize>,
     /// Keep the best solution per (problem, seed) in this folder: an entry is replaced only by
     /// a better one (see `hextris score --store`).
@@ -43,21 +46,21 @@ pub struct Args {
 /// Runs `hextris solve`.
 pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
-    crate::cli::check_seconds("--time", args.time)?;
     let loaded = load_problems(&args.problems)?;
     let phrases = args.phrases.get()?;
     let problems: Vec<&Problem> = loaded.iter().map(|(_, p)| p).collect();
     let budget = if args.total {
-        Duration::from_secs_f64(args.time)
+        args.time
     } else {
-        Duration::from_secs_f64(args.time * problems.len() as f64)
+        args.time * problems.len() as f64
     };
+    let end = crate::cli::args::deadline(started, budget)?;
     let store = args.store.as_deref().map(Store::open).transpose()?;
-    let reporter = Reporter::new(&problems);
+    let reporter = Reporter::new(&problems, args.attempts.is_none().then(|| end - started));
     let results = solve_on_pool(
         &problems,
         phrases.clone(),
-        started + budget,
+        end,
         PoolOptions {
             attempts: args.attempts,
             threads: args.threads,

@@ -21,25 +21,25 @@ pub struct Args {
     #[arg(long, default_value = "low")]
     pub system: String,
     /// Beam width of every game.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = crate::cli::args::between::<usize>(1, 2048))]
     pub width: usize,
     /// Rounds of the evolution strategy.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true, value_parser = crate::cli::args::between::<usize>(1, 100_000))]
     pub rounds: usize,
     /// Candidates per round.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true, value_parser = crate::cli::args::between::<usize>(1, 10_000))]
     pub population: usize,
     /// Spread of the perturbations (log scale).
-    #[arg(long, default_value_t = 0.3)]
+    #[arg(long, default_value_t = 0.3, allow_negative_numbers = true, value_parser = crate::cli::args::sigma)]
     pub sigma: f64,
     /// Seed of the tuner.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Games per (problem, seed), with different random tie-breaks (their mean counts).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = crate::cli::args::between::<u32>(1, 10_000))]
     pub repeats: u32,
     /// At most this many training seeds per problem (and as many held out).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = crate::cli::args::between::<usize>(1, 1_000_000))]
     pub seeds_per_problem: usize,
     /// Spell the games with the DP encoder, as the solver's attempts do (slower), rather than
     /// the greedy one.

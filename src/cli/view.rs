@@ -45,17 +45,17 @@ pub struct ViewArgs {
     pub solutions: PathBuf,
     /// The seed whose solution to show (default: the seed of the problem's first entry). When
     /// several entries have it, the last one counts, as on the server.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u32>,
     /// The frame after this many commands: where the viewer starts (default: the start), or
     /// what a pipe gets (default: the end).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub step: Option<usize>,
     /// Colour: auto (in a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     /// Playback speed, in commands per second (+ and - change it while viewing).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, allow_negative_numbers = true, value_parser = crate::cli::args::between::<u32>(1, 50_000))]
     pub speed: u32,
     #[command(flatten)]
     pub phrases: crate::cli::PhraseArgs,
@@ -73,11 +73,11 @@ pub struct RenderArgs {
     pub solutions: PathBuf,
     /// The seed whose solution to draw, or to show first in a page (default: the seed of the
     /// problem's first entry).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u32>,
     /// Draw the board after this many commands (default: after the last one); a page opens
     /// there (default: at the start).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub step: Option<usize>,
     /// The SVG file to write (atomically): one picture of the board.
     #[arg(long, value_name = "FILE")]
@@ -97,7 +97,7 @@ pub struct PlayArgs {
     #[arg(short = 'f', long = "file", value_name = "PROBLEM")]
     pub file: PathBuf,
     /// The seed to play (default: the problem's first seed).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u32>,
     /// Write the solution list here (atomically) on quit, instead of printing it.
     #[arg(short = 'o', long = "out", value_name = "FILE")]
@@ -158,7 +158,7 @@ pub const MAX_VIEW_CELLS: usize = 1 << 20;
 
 /// Loads a problem and refuses one too large to draw.
 fn load_problem(path: &Path) -> Result<Problem> {
-    let problem = Problem::load(path)?;
+    let problem = crate::io::read_problem(path)?;
     let cells = problem.width * problem.height;
     if cells > MAX_VIEW_CELLS {
         return Err(Error::invalid(

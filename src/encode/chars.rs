@@ -169,7 +169,7 @@ impl Region {
         // Alive: can reach a target, by moves along rows and descents (a flood bottom-up).
         bufs.alive.clear();
         bufs.alive.resize(sp.states, false);
-        let moves: &[Command] = if sp.k == 1 {
+        let moves: &[Command] = if !sp.rotates() {
             &[Command::W, Command::E]
         } else {
             &[Command::W, Command::E, Command::CW, Command::CCW]
@@ -237,7 +237,7 @@ impl Region {
         for &s in &self.states {
             let next = std::array::from_fn(|c| {
                 let cmd = Command::ALL[c];
-                if sp.k == 1 && matches!(cmd, Command::CW | Command::CCW) {
+                if !sp.rotates() && matches!(cmd, Command::CW | Command::CCW) {
                     return NONE;
                 }
                 sp.index(sp.step(s, cmd)).map_or(NONE, |j| self.compact[j])
@@ -379,14 +379,14 @@ fn values(
     out: &mut Values,
 ) {
     let na = ac.len();
-    let ctxs = if sp.k == 1 { 3 } else { 5 };
+    let ctxs = if !sp.rotates() { 3 } else { 5 };
     out.ctxs = ctxs;
     out.nodes = na;
     out.vals.clear();
     out.vals.resize(region.states.len() * ctxs * na, NEG);
     let y0 = sp.spawn_state().y;
     let n_rows = region.rows.len() as i64;
-    let moves: &[(Command, usize)] = if sp.k == 1 {
+    let moves: &[(Command, usize)] = if !sp.rotates() {
         &ROW_MOVES[..2]
     } else {
         &ROW_MOVES
@@ -460,7 +460,7 @@ fn values(
             {
                 t.clear();
                 t.resize(na, NEG);
-                if sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
+                if !sp.rotates() && matches!(c, Command::CW | Command::CCW) {
                     continue;
                 }
                 let n = region.next[i][*c as usize];
@@ -575,7 +575,7 @@ impl Walk<'_> {
         let s = region.states[i];
         let lm = region.locks[i];
         for c in Command::ALL {
-            if self.sp.k == 1 && matches!(c, Command::CW | Command::CCW) {
+            if !self.sp.rotates() && matches!(c, Command::CW | Command::CCW) {
                 continue;
             }
             let n = region.next[i][c as usize];
@@ -834,7 +834,7 @@ impl CharTables {
             repeat: table
                 .phrases
                 .iter()
-                .map(|p| 2 * p.text.chars().count() as i32 * SCALE)
+                .map(|p| p.repetition_points(1) * SCALE)
                 .collect(),
             first: table
                 .phrases
@@ -1295,7 +1295,7 @@ mod tests {
             let dfs = walk.depth_first(0, usize::MAX).expect("a path exists");
             assert!(reference.score(&game, &dfs) <= best);
             checked += 1;
-            rotating += (sp.k > 1) as usize;
+            rotating += sp.rotates() as usize;
         }
         eprintln!("{checked} cases checked, {rotating} rotating, {skipped} skipped as too big");
         assert!(

@@ -10,7 +10,8 @@
 //! none of its first-row positions is the blocked neighbour; it ends going west, going east or
 //! fresh according to its last command. The walk checks the visited positions exactly.
 
-use super::unit::{Job, RowVisited, Spelt, NEG};
+use super::unit::{Job, RowVisited, NEG};
+use super::walk::Spelt;
 use crate::engine::Command;
 use crate::plan::{Bfs, State};
 
@@ -297,7 +298,7 @@ pub fn walk(
             Step::Word(w, end, row) => {
                 out.text.push_str(&job.words[w]);
                 out.words.push(w);
-                super::unit::earn(w, wval, word_phrases, bonus);
+                super::walk::earn(w, wval, word_phrases, bonus);
                 heading = words.tail[w];
                 s = end;
                 visited = row;

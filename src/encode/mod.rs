@@ -7,17 +7,21 @@
 
 pub mod automaton;
 pub mod chars;
+pub mod comps;
 pub mod line;
 pub mod phrases;
 pub mod unit;
+pub mod walk;
 
 pub use chars::{CharStats, CharTables};
 pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
 use crate::engine::Problem;
 use crate::plan::{Bfs, Plan, Sim, Tables};
+use comps::Comps;
 use std::time::Instant;
-use unit::{Comps, Job, Spelt, UnitGeometry};
+use unit::{Job, UnitGeometry};
+use walk::Spelt;
 
 /// How to spell a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,7 +147,7 @@ impl<'a> Encoder<'a> {
                 Mode::Greedy => {
                     b.comps.build(&job, None);
                     let order = self.greedy_order(&used);
-                    unit::greedy(&job, &b.comps, &order, &mut b.bfs)
+                    walk::greedy(&job, &b.comps, &order, &mut b.bfs)
                 }
                 Mode::Dp => {
                     let mut bonus: Vec<i32> = self
@@ -162,8 +166,8 @@ impl<'a> Encoder<'a> {
                     // The component values serve the DP walk of rotating units; a unit that
                     // cannot rotate has its own programme, and the greedy walk needs only
                     // which components are alive.
-                    b.comps.build(&job, (space.k != 1).then_some(&wval[..]));
-                    let dp = if space.k == 1 {
+                    b.comps.build(&job, space.rotates().then_some(&wval[..]));
+                    let dp = if !space.rotates() {
                         // A unit that cannot rotate has its own programme (see `line`).
                         let lw = line::LineWords::new(&job);
                         line::values(&job, &lw, &wval, &mut b.line);
@@ -178,7 +182,7 @@ impl<'a> Encoder<'a> {
                             bfs,
                         )
                     } else {
-                        unit::dp(
+                        walk::dp(
                             &job,
                             &b.comps,
                             &mut wval,
@@ -191,7 +195,7 @@ impl<'a> Encoder<'a> {
                     // leaves visited on its last row), so the greedy walk sometimes does better on
                     // a unit; both end at the same lock, so the better of the two is kept.
                     let order = self.greedy_order(&used);
-                    let greedy = unit::greedy(&job, &b.comps, &order, &mut b.bfs);
+                    let greedy = walk::greedy(&job, &b.comps, &order, &mut b.bfs);
                     let value = |s: &Option<Spelt>| s.as_ref().map_or(-1, |s| self.power(s, &used));
                     if value(&greedy) > value(&dp) {
                         greedy
@@ -294,7 +298,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out.clear();
         let e = self.encoder;
         let space = &e.tables.spaces[unit];
-        if space.k != 1 {
+        if space.rotates() {
             return;
         }
         let wval = if step < self.bonus_units {

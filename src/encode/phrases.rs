@@ -8,7 +8,7 @@
 //! (the start included) coincide: it can then never be played by that unit. One that repeats
 //! itself even for a unit without symmetry (e.g. "pb": W then E) can never be played at all.
 
-use crate::engine::{Command, Decoded, Phrases};
+use crate::engine::{offset_step, repetition_points, Command, Decoded, Phrases, FIRST_USE_POINTS};
 
 /// The relative states a phrase visits from a start of one row parity.
 #[derive(Clone, Debug, Default)]
@@ -22,20 +22,16 @@ impl Geometry {
         let (mut x, mut y, mut r) = (0i64, 0i64, 0u8);
         let mut steps = Vec::with_capacity(cmds.len());
         for &c in cmds {
-            let odd = (parity + y).rem_euclid(2);
             match c {
-                Command::W => x -= 1,
-                Command::E => x += 1,
-                Command::SW => {
-                    x += odd - 1;
-                    y += 1
-                }
-                Command::SE => {
-                    x += odd;
-                    y += 1
-                }
                 Command::CW => r = (r + 1) % 6,
                 Command::CCW => r = (r + 5) % 6,
+                _ => {
+                    // Row parities are those of the board: the start's parity plus the rows
+                    // descended so far.
+                    let dir = c.dir().expect("a command that is not a rotation moves");
+                    let (nx, ny) = offset_step(x, parity + y, dir);
+                    (x, y) = (nx, ny - parity);
+                }
             }
             steps.push((x, y, r));
         }
@@ -76,12 +72,18 @@ impl Phrase {
         !self.geometry[0].repeats(k) && !self.geometry[1].repeats(k)
     }
 
+    /// The points of `n` occurrences beyond the first-use bonus, by the engine's rule
+    /// ([`repetition_points`], which counts characters).
+    pub fn repetition_points(&self, n: u32) -> i32 {
+        repetition_points(self.text.chars().count(), n) as i32
+    }
+
     /// What the encoders count a first use as worth: the 300 it scores, plus a priority that
     /// grows with the square of the phrase's descents. A short phrase fits almost any unit's path
     /// and can wait; a long one fits only while the board is nearly empty, so it must come first
     /// (otherwise the first units spell several short phrases in the rows the long one needed).
     pub fn first_use(&self) -> i32 {
-        300 + 4 * (self.descents * self.descents) as i32
+        FIRST_USE_POINTS as i32 + 4 * (self.descents * self.descents) as i32
     }
 }
 
@@ -141,7 +143,7 @@ impl Word {
             .iter()
             .map(|&(p, n)| {
                 let first = if used[p] { 0 } else { phrases[p].first_use() };
-                2 * phrases[p].text.len() as i32 * n as i32 + first
+                phrases[p].repetition_points(n) + first
             })
             .sum()
     }
@@ -151,7 +153,8 @@ impl Word {
         self.counts
             .iter()
             .map(|&(p, n)| {
-                2 * phrases[p].text.len() as i32 * n as i32 + if used[p] { 0 } else { 300 }
+                let first = if used[p] { 0 } else { FIRST_USE_POINTS as i32 };
+                phrases[p].repetition_points(n) + first
             })
             .sum()
     }

@@ -58,6 +58,31 @@ impl Command {
         matches!(self, Command::SW | Command::SE)
     }
 
+    /// The direction a moving command takes the pivot, or `None` for the rotations.
+    pub const fn dir(self) -> Option<super::hex::Dir> {
+        use super::hex::Dir;
+        match self {
+            Command::W => Some(Dir::W),
+            Command::E => Some(Dir::E),
+            Command::SW => Some(Dir::SW),
+            Command::SE => Some(Dir::SE),
+            Command::CW | Command::CCW => None,
+        }
+    }
+
+    /// The commands a unit can usefully play: all six, or without the rotations for a unit
+    /// whose every orientation is the same member set (a turn would repeat its position).
+    pub const fn usable(rotates: bool) -> &'static [Command] {
+        if rotates {
+            &Command::ALL
+        } else {
+            &Command::MOVES
+        }
+    }
+
+    /// The four commands that move the pivot, in the order of [`Command::ALL`].
+    pub const MOVES: [Command; 4] = [Command::W, Command::E, Command::SW, Command::SE];
+
     pub fn from_index(i: usize) -> Command {
         Command::ALL[i]
     }

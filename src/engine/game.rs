@@ -12,7 +12,7 @@
 
 use super::board::Board;
 use super::command::Command;
-use super::hex::Cell;
+use super::hex::{offset_step, Cell};
 use super::problem::Problem;
 use super::source::Source;
 use super::unit::Unit;
@@ -37,17 +37,15 @@ impl Piece {
 
     /// Where a command would take the piece, whether or not that position is valid.
     pub fn moved(self, cmd: Command) -> Piece {
-        // The offset-coordinate form of the moves of [`Cell::step`], without the axial round
-        // trip: from an odd row SE and SW lean one column further right.
         let mut p = self;
-        let odd = p.pivot.y & 1;
         match cmd {
-            Command::W => p.pivot.x -= 1,
-            Command::E => p.pivot.x += 1,
-            Command::SW => p.pivot = Cell::new(p.pivot.x + odd - 1, p.pivot.y + 1),
-            Command::SE => p.pivot = Cell::new(p.pivot.x + odd, p.pivot.y + 1),
             Command::CW => p.orient = (p.orient + 1) % 6,
             Command::CCW => p.orient = (p.orient + 5) % 6,
+            _ => {
+                let dir = cmd.dir().expect("a command that is not a rotation moves");
+                let (x, y) = offset_step(p.pivot.x, p.pivot.y, dir);
+                p.pivot = Cell::new(x, y);
+            }
         }
         p
     }
@@ -59,8 +57,6 @@ impl Piece {
     }
 }
 
-/// Move score of one lock (RULES.md section 10): `size + 50 * ls * (ls + 1)` points, plus
-/// `floor((ls_old - 1) * points / 10)` when the previous lock cleared more than one line.
 /// Locks `unit` at `pivot` in orientation `orient` on `board`: fills its cells, clears the full
 /// rows, and returns the lines cleared and the move points, given the lines of the previous
 /// lock. The one place a lock happens, for the game and for the planner's simulations.
@@ -76,6 +72,8 @@ pub fn lock_unit(
     (lines, lock_points(unit.size(), lines, ls_old))
 }
 
+/// Move score of one lock (RULES.md section 10): `size + 50 * ls * (ls + 1)` points, plus
+/// `floor((ls_old - 1) * points / 10)` when the previous lock cleared more than one line.
 pub fn lock_points(size: usize, lines: usize, ls_old: usize) -> u64 {
     let (size, ls, ls_old) = (size as u64, lines as u64, ls_old as u64);
     let points = size + 50 * ls * (ls + 1);

@@ -39,6 +39,22 @@ impl Cell {
     }
 }
 
+/// The neighbour of offset cell `(x, y)` in direction `dir`, in offset coordinates: the same
+/// cell as [`Cell::step`] without the axial round trip. This is the one statement of the odd-row
+/// arithmetic: from an odd row the cells above and below lean one column further right.
+#[inline]
+pub const fn offset_step(x: i64, y: i64, dir: Dir) -> (i64, i64) {
+    let odd = y & 1;
+    match dir {
+        Dir::E => (x + 1, y),
+        Dir::W => (x - 1, y),
+        Dir::SE => (x + odd, y + 1),
+        Dir::SW => (x + odd - 1, y + 1),
+        Dir::NE => (x + odd, y - 1),
+        Dir::NW => (x + odd - 1, y - 1),
+    }
+}
+
 /// A cell in axial coordinates: `q` grows to the east, `r` to the south-east.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Axial {

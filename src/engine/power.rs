@@ -6,6 +6,25 @@
 
 use super::command::simple_lower;
 
+/// What the first occurrence of a phrase adds, on top of its repetition points.
+pub const FIRST_USE_POINTS: u64 = 300;
+
+/// The points for `n` occurrences of a phrase of `len` characters, without the first-use bonus:
+/// `2 * len * n`. The length counts characters, not bytes.
+pub const fn repetition_points(len: usize, n: u32) -> u64 {
+    2 * len as u64 * n as u64
+}
+
+/// The power score of a phrase of `len` characters occurring `n` times: `2 * len * n + 300`
+/// when it occurs at all, 0 otherwise.
+pub const fn phrase_points(len: usize, n: u32) -> u64 {
+    if n == 0 {
+        0
+    } else {
+        FIRST_USE_POINTS + repetition_points(len, n)
+    }
+}
+
 /// The 18 phrases of power of the 2015 contest, as `phrases.txt` lists them.
 pub const OFFICIAL_PHRASES: [&str; 18] = [
     "ei!",
@@ -97,8 +116,7 @@ impl Phrases {
         self.list
             .iter()
             .zip(counts)
-            .filter(|(_, &n)| n > 0)
-            .map(|(p, &n)| 300 + 2 * p.chars().count() as u64 * n as u64)
+            .map(|(p, &n)| phrase_points(p.chars().count(), n))
             .sum()
     }
 }

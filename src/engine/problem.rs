@@ -157,15 +157,6 @@ impl Problem {
         Problem::try_from(raw).map_err(|what| Error::invalid(path, what))
     }
 
-    /// Reads, parses and validates a problem file.
-    pub fn load(path: &Path) -> Result<Problem> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Problem::from_json(&text, path)
-    }
-
     /// The seeds without duplicates, in the order first listed.
     pub fn distinct_seeds(&self) -> Vec<u32> {
         let mut seen = rustc_hash::FxHashSet::default();

@@ -57,12 +57,12 @@ fn compiled() -> &'static std::collections::BTreeMap<String, Weights> {
     })
 }
 
-/// Reads scoring systems from a JSON file shaped like `src/plan/weights.json` (a map from
-/// system name to weights), for `--weights`.
-pub fn systems_from_file(path: &std::path::Path) -> Result<Vec<(String, Weights)>> {
-    let text = crate::io::read_text(path)?;
+/// Parses scoring systems from JSON text shaped like `src/plan/weights.json` (a map from system
+/// name to weights), for `--weights`; `path` names the file in errors (reading it is
+/// [`crate::io::read_systems`]'s job).
+pub fn systems_from_json(text: &str, path: &std::path::Path) -> Result<Vec<(String, Weights)>> {
     let map: std::collections::BTreeMap<String, Weights> =
-        serde_json::from_str(&text).map_err(|source| Error::Json {
+        serde_json::from_str(text).map_err(|source| Error::Json {
             path: path.to_path_buf(),
             source,
         })?;
@@ -214,15 +214,12 @@ mod tests {
     /// the compiled-in file planned the quick answer with another system than the default.
     #[test]
     fn a_weights_file_keeps_the_compiled_in_order() {
-        let path =
-            std::env::temp_dir().join(format!("hextris-weights-{}.json", std::process::id()));
+        let path = std::path::Path::new("mine.json");
         let extra = SYSTEMS_JSON.trim_end().trim_end_matches('}').to_string()
             + ", \"aaa\": "
             + &serde_json::to_string(&Weights::system("fill").unwrap()).unwrap()
             + "}";
-        std::fs::write(&path, extra).unwrap();
-        let systems = systems_from_file(&path).unwrap();
-        std::fs::remove_file(&path).ok();
+        let systems = systems_from_json(&extra, path).unwrap();
         let names: Vec<&str> = systems.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["low", "fill", "balanced", "aaa"]);
         for (name, w) in &systems[..3] {

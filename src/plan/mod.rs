@@ -8,13 +8,18 @@
 pub mod beam;
 pub mod bits;
 pub mod heuristic;
+pub mod outline;
+pub mod path;
 pub mod rowmask;
+pub mod scratch;
 pub mod space;
 
 pub use beam::{plan_beam, BeamShape};
-pub use heuristic::{systems_from_file, Features, Weights, SYSTEMS};
+pub use heuristic::{systems_from_json, Features, Weights, SYSTEMS};
+pub use outline::Outline;
 pub use rowmask::RowMask;
-pub use space::{Bfs, Lock, LockKey, Outline, ReachBufs, Stamps, State, UnitSpace};
+pub use scratch::{Bfs, Stamps};
+pub use space::{Lock, LockKey, ReachBufs, State, UnitSpace};
 
 use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Problem};
 

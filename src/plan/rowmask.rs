@@ -77,7 +77,7 @@ impl RowMask {
                 let (off, n) = self.span(o);
                 changed |= bits::fill_runs(&mut m[off..off + n], &allowed[off..off + n]);
             }
-            if k > 1 {
+            if sp.rotates() {
                 for o in 0..k {
                     let (off, n) = self.span(o);
                     for o2 in [(o + 1) % k, (o + k - 1) % k] {

@@ -164,7 +164,7 @@ impl<'a> Search<'a> {
             // Phrase-aware placement for units that cannot rotate: cheap and exact there.
             // (Valuing the opening of other games by the forward programme costs several times
             // a plan and showed no gain in the benchmark, so it is not used.)
-            aware: spells && prep.tables.spaces.iter().any(|s| s.k == 1),
+            aware: spells && prep.tables.spaces.iter().any(|s| !s.rotates()),
             debug: super::debug_enabled(),
         }
     }

@@ -416,7 +416,9 @@ pub fn draw_screen(
     }
     draw_board(canvas, state, view, color);
 
-    canvas.text(0, 0, &printable(&chrome.title), Style::PLAIN.bold());
+    // A title longer than the screen ends with an ellipsis, so that the cut shows.
+    let title = super::canvas::ellipsize(&printable(&chrome.title), w);
+    canvas.text(0, 0, &title, Style::PLAIN.bold());
     if !view.shows_all(problem.width, problem.height) {
         // Right-aligned, over the end of a long title: where the view is matters more.
         let (x0, x1, y0, y1) = view.shown_cells(problem.width, problem.height);

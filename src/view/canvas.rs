@@ -201,9 +201,32 @@ pub fn printable(s: &str) -> String {
         .collect()
 }
 
+/// `s` cut to at most `width` characters, its last one an ellipsis (`…`) when it was cut, so
+/// that a reader can tell a cut line from a whole one.
+pub fn ellipsize(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ellipsize_cuts_with_an_ellipsis_only_when_needed() {
+        assert_eq!(ellipsize("hextris", 7), "hextris");
+        assert_eq!(ellipsize("hextris", 8), "hextris");
+        assert_eq!(ellipsize("hextris", 4), "hex…");
+        assert_eq!(ellipsize("hextris", 1), "…");
+        assert_eq!(ellipsize("hextris", 0), "");
+        assert_eq!(ellipsize("ééééé", 3).chars().count(), 3);
+    }
 
     #[test]
     fn clipping_and_plain_output() {
