@@ -21,6 +21,7 @@ fn bench(c: &mut Criterion) {
             rng_seed: 1,
             deadline: None,
             narrow_at: None,
+            prefix: Vec::new(),
         };
         let plan = plan_greedy(&p, &tables, p.seeds[0], &cfg);
         let mut mid = Sim::new(&p);

@@ -227,7 +227,7 @@ mod reference {
     /// first; the first one reaching the least height wins. Returns the height and the pairs.
     pub fn best(letters: &[char], width: usize, rotations: bool) -> (usize, Vec<(usize, usize)>) {
         fn go(
-            grid: &Vec<Vec<bool>>,
+            grid: &[Vec<bool>],
             letters: &[char],
             width: usize,
             rotations: bool,
@@ -245,7 +245,7 @@ mod reference {
             for (r, picture) in pictures.iter().enumerate().take(n) {
                 let (_, w) = cells(picture);
                 for column in 0..(width + 1).saturating_sub(w) {
-                    let mut next = grid.clone();
+                    let mut next = grid.to_vec();
                     drop_piece(&mut next, width, picture, column);
                     path.push((r, column));
                     go(&next, letters, width, rotations, path, best);

@@ -415,7 +415,10 @@ mod reference {
 
     const NAMES: [&str; 7] = ["I", "J", "L", "O", "S", "T", "Z"];
 
-    fn hextris_answer(bag: &[&str], seed: u64) -> (f64, Vec<(String, Vec<(i64, i64)>)>) {
+    /// A packing: each piece's name and cells.
+    type Placed = Vec<(String, Vec<(i64, i64)>)>;
+
+    fn hextris_answer(bag: &[&str], seed: u64) -> (f64, Placed) {
         let kinds: Vec<Kind> = bag.iter().map(|n| Kind::from_name(n).unwrap()).collect();
         let report = packer::solve(&kinds, Instant::now() + Duration::from_secs(20), seed);
         let text = answer_json(&to_answer(&kinds, &report.packing));

@@ -127,7 +127,7 @@ mod tests {
                         prop_assert!(a.attempts.is_none_or(|n| (1..=MAX_ATTEMPTS).contains(&(n as u64))));
                         prop_assert!(a.threads.is_none_or(|n| (1..=MAX_THREADS).contains(&(n as u64))));
                     }
-                    Command::Bench(a) => prop_assert!(a.time > 0.0 && a.time <= MAX_SECONDS),
+                    Command::Bench(a) => prop_assert!(a.time.iter().all(|&t| t > 0.0 && t <= MAX_SECONDS)),
                     Command::Tune(a) => {
                         prop_assert!(a.width >= 1 && a.repeats >= 1);
                         prop_assert!(a.sigma > 0.0 && a.sigma <= 10.0);

@@ -691,9 +691,7 @@ impl Walk<'_> {
             stack.push(kids.clone());
             // Go down the best untried child, backtracking while a level has none left.
             loop {
-                let Some(level) = stack.last_mut() else {
-                    return None;
-                };
+                let level = stack.last_mut()?;
                 if let Some((_, child)) = level.pop() {
                     nodes.push(child);
                     at = nodes.len() as u32 - 1;
@@ -1074,12 +1072,15 @@ mod tests {
     /// state: position, positions visited on the row, and the text's last characters. The
     /// objective is the one the walk maximises: per character the gain of the automaton node it
     /// enters, minus one per row move, plus the terminal value of the node after the lock.
+    /// A reference state: pivot, canonical orientation, positions visited on the row, node.
+    type RefKey = (i64, i64, u8, Vec<(i64, u8)>, Node);
+
     struct Reference<'a> {
         ac: &'a Automaton,
         gains: &'a [i32],
         terminal: &'a [i32],
         target: Vec<(i64, i64)>,
-        memo: HashMap<(i64, i64, u8, Vec<(i64, u8)>, Node), (i32, String)>,
+        memo: HashMap<RefKey, (i32, String)>,
         /// Set when the memo outgrew [`REFERENCE_STATES`]: the case is then skipped.
         aborted: bool,
     }
@@ -1089,10 +1090,6 @@ mod tests {
     const REFERENCE_STATES: usize = 20_000;
 
     impl Reference<'_> {
-        fn best(&mut self, game: &Game, row: &[(i64, u8)], a: Node) -> i32 {
-            self.best_text(game, row, a).0
-        }
-
         fn best_text(&mut self, game: &Game, row: &[(i64, u8)], a: Node) -> (i32, String) {
             let piece = game.piece().expect("a unit in play");
             let unit = &game.problem().units[piece.unit];

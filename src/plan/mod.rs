@@ -131,9 +131,7 @@ pub fn plan_of_text(problem: &Problem, tables: &Tables, seed: u32, text: &str) -
             Decoded::Ignored => continue,
             Decoded::Invalid => return None,
         };
-        let Some(piece) = game.piece() else {
-            return None;
-        };
+        let piece = game.piece()?;
         match game.step(cmd) {
             Err(_) => return None,
             Ok(Outcome::Locked { .. }) => {

@@ -101,6 +101,16 @@ struct Game {
     polished: bool,
 }
 
+/// What one attempt plays: its index (the random seed), system, beam width, encoder, and the
+/// placements it starts from (empty for a whole game).
+struct Spec<'a> {
+    i: u32,
+    system: usize,
+    width: usize,
+    mode: Mode,
+    prefix: &'a [Placement],
+}
+
 /// The cost model, updated as attempts finish.
 struct Costs {
     /// Planning time per unit of beam width per unit placed.
@@ -175,18 +185,16 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// Plans and spells one game: attempt `i` with a system, a beam width and an encoder mode;
-    /// `plan_until` stops the planner early (the quick answer), `narrow_at` narrows a late beam.
-    fn attempt(
-        &self,
-        i: u32,
-        system: usize,
-        width: usize,
-        mode: Mode,
-        plan_until: Option<Instant>,
-        narrow_at: Option<Instant>,
-        prefix: &[Placement],
-    ) -> Game {
+    /// Plans and spells one game as `spec` says; `plan_until` stops the planner early (the
+    /// quick answer), `narrow_at` narrows a late beam.
+    fn attempt(&self, spec: Spec, plan_until: Option<Instant>, narrow_at: Option<Instant>) -> Game {
+        let Spec {
+            i,
+            system,
+            width,
+            mode,
+            prefix,
+        } = spec;
         let (name, weights) = &self.cfg.systems[system];
         let pc = PlanConfig {
             weights: weights.clone(),
@@ -249,7 +257,7 @@ impl<'a> Search<'a> {
     /// Scores a text that may err (a stored one): `None` when it does.
     fn result_of(&self, solution: String, tag: String) -> Option<SeedResult> {
         let e = evaluate(self.problem, self.seed, &solution, &self.cfg.phrases);
-        (!e.end.is_error()).then(|| SeedResult {
+        (!e.end.is_error()).then_some(SeedResult {
             seed: self.seed,
             score: e.score,
             solution,
@@ -312,7 +320,17 @@ impl<'a> Search<'a> {
     /// better of the two. Each encoder stops after the unit in hand at the deadline, and the
     /// evaluator scores a partial game, so the answer is never empty while a unit can lock.
     fn quick(&self, mode: Mode, plan_until: Option<Instant>) -> Game {
-        let mut game = self.attempt(0, 0, 1, Mode::Plain, plan_until, None, &[]);
+        let mut game = self.attempt(
+            Spec {
+                i: 0,
+                system: 0,
+                width: 1,
+                mode: Mode::Plain,
+                prefix: &[],
+            },
+            plan_until,
+            None,
+        );
         if mode == Mode::Plain {
             return game;
         }
@@ -471,7 +489,7 @@ impl<'a> Search<'a> {
             // anew, so the time left goes to improving the best game, not only to new ones.
             let stuck = next <= width;
             stuck_rounds += stuck as u32;
-            let base: Vec<Placement> = if stuck && stuck_rounds % 2 == 0 {
+            let base: Vec<Placement> = if stuck && stuck_rounds.is_multiple_of(2) {
                 games[0].plan.placements.clone()
             } else {
                 Vec::new()
@@ -488,7 +506,14 @@ impl<'a> Search<'a> {
                 .into_par_iter()
                 .map(|j| {
                     let i = done + j as u32;
-                    self.attempt(i, systems[j], next, slow, None, narrow_at, &base[..cut(i)])
+                    let spec = Spec {
+                        i,
+                        system: systems[j],
+                        width: next,
+                        mode: slow,
+                        prefix: &base[..cut(i)],
+                    };
+                    self.attempt(spec, None, narrow_at)
                 })
                 .collect();
             done += n as u32;
