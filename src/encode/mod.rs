@@ -95,7 +95,7 @@ impl<'a> Encoder<'a> {
         let mut out = String::new();
         let mut used = vec![false; self.table.phrases.len()];
         for pl in &plan.placements {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if crate::stop::passed(deadline) {
                 break;
             }
             let space = &self.tables.spaces[pl.unit];

@@ -72,7 +72,7 @@ pub fn plan_beam(
     for (step, unit) in
         Source::new(seed, problem.source_length as u64, problem.units.len()).enumerate()
     {
-        if cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if crate::stop::passed(cfg.deadline) {
             truncated = true;
             break;
         }
