@@ -8,6 +8,7 @@ pub mod phrases;
 pub mod progress;
 pub mod score;
 pub mod solve;
+pub mod store;
 pub mod tune;
 pub mod view;
 
@@ -41,6 +42,9 @@ pub enum Command {
     Play(view::PlayArgs),
     /// Draw the board at any step of a solution as an SVG picture.
     Render(view::RenderArgs),
+    /// Best-solutions stores: merge several into one, export one as the contest's JSON list.
+    #[command(subcommand)]
+    Store(store::StoreCommand),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]
     Pack(crate::pack::PackCommand),
@@ -115,6 +119,7 @@ pub fn main() -> ExitCode {
         Command::View(a) => view::run_view(a),
         Command::Play(a) => view::run_play(a),
         Command::Render(a) => view::run_render(a),
+        Command::Store(cmd) => store::run(cmd),
         Command::Pack(cmd) => return crate::pack::run(cmd),
     };
     match result {
