@@ -2,16 +2,18 @@
 //! a list of entries `{problemId, seed, tag, solution, score, found}` sorted by seed, holding the
 //! best solution found so far for each seed of that problem.
 //!
-//! A run offers its answers; an entry is replaced only by a strictly better one. Scores are never
-//! trusted from the file: the stored solution is scored again, with the run's phrases, before it
-//! is compared, so an entry scored under other phrases (or edited by hand) cannot block a better
-//! answer. Files are written atomically (a temporary file, then a rename), so an interrupted run
-//! leaves every file either as it was or fully updated, and a reader (another run, `hextris store
-//! merge` reading this store as a source) always sees a whole file. Writers on one machine take
-//! an exclusive lock on the folder's `.lock` file for each read-modify-write, so several
-//! processes may offer to the same store at once without losing an improvement (the lock is
-//! advisory, `flock`; on a network file system it may not hold between machines: give each
-//! machine its own store and merge them).
+//! A run offers its answers; an entry is replaced only by a strictly better one (or, when the
+//! entry is not sound, by a sound one as good). Scores are never trusted from the file: the
+//! stored solution is scored again, with the run's phrases, before it is compared, so an entry
+//! scored under other phrases (or edited by hand) cannot block a better answer.
+//!
+//! Files are written atomically (a temporary file, then a rename), so an interrupted run leaves
+//! every file either as it was or fully updated, and a reader (another run, `hextris store merge`
+//! reading this store as a source) always sees a whole file. Writers on one machine take an
+//! exclusive lock on the folder's `.lock` file for each read-modify-write, so several processes
+//! may offer to the same store at once without losing an improvement (the lock is advisory,
+//! `flock`; on a network file system it may not hold between machines: give each machine its own
+//! store and merge them).
 //!
 //! An entry is *sound* for a problem when its solution replays without error under the given
 //! phrases and scores exactly its recorded score ([`verify`]); merging and exporting keep only
@@ -164,7 +166,10 @@ impl Store {
                 Some(e) => {
                     let old = evaluate(problem, e.seed, &e.solution, phrases);
                     let old_score = if old.end.is_error() { 0 } else { old.score };
-                    if new.score > old_score {
+                    // A stored entry that errs or records another score than it makes (other
+                    // phrases, or tampered) gives way to a sound one that scores as much.
+                    let unsound = old.end.is_error() || old.score != e.score;
+                    if new.score > old_score || (unsound && new.score == old_score) {
                         out.push(Offer::Better {
                             old: old_score,
                             new: new.score,
@@ -417,12 +422,23 @@ mod tests {
             })
         );
         // "bp" repeats a position; seed 9 is not the problem's.
-        assert!(matches!(verify(&p, &ph, &entry(0, "bp", 0)), Err(Unsound::Errs(_))));
-        assert!(matches!(verify(&p, &ph, &entry(9, "", 0)), Err(Unsound::Errs(_))));
+        assert!(matches!(
+            verify(&p, &ph, &entry(0, "bp", 0)),
+            Err(Unsound::Errs(_))
+        ));
+        assert!(matches!(
+            verify(&p, &ph, &entry(9, "", 0)),
+            Err(Unsound::Errs(_))
+        ));
         // Other phrases give another score: the entry is not sound under them.
         let other = Phrases::new(["ei!".to_string(), "ia! ia!".to_string()]);
         assert!(verify(&p, &other, &entry(0, "ei!", 306)).is_ok());
-        assert!(verify(&p, &Phrases::new(["yuggoth".to_string()]), &entry(0, "ei!", 306)).is_err());
+        assert!(verify(
+            &p,
+            &Phrases::new(["yuggoth".to_string()]),
+            &entry(0, "ei!", 306)
+        )
+        .is_err());
     }
 
     #[test]
@@ -435,7 +451,10 @@ mod tests {
         let o = store
             .offer_entries(&p, &ph, &[entry(1, "ei!", 5), entry(2, "bp", 0)])
             .unwrap();
-        assert_eq!(o, vec![Offer::New { score: 306 }, Offer::Kept { stored: 0 }]);
+        assert_eq!(
+            o,
+            vec![Offer::New { score: 306 }, Offer::Kept { stored: 0 }]
+        );
         assert_eq!(store.entries(7).unwrap(), vec![entry(1, "ei!", 306)]);
         let scores = store.scores(&[&p], &ph).unwrap();
         // One seed of eight scores 306: the problem scores 306 / 8.

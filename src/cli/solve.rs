@@ -128,8 +128,7 @@ impl Progress for Keeper<'_> {
         // After a stop, a seed that scores nothing was not searched (or hardly): its answer is
         // not worth an entry.
         if r.score == 0 && crate::stop::requested() {
-            k.skipped
-                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            k.skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return;
         }
         let p = k.solving[problem];
@@ -250,7 +249,10 @@ pub fn run(args: Args) -> Result<()> {
         }
         let (scores, counts) = k.scores.into_inner().expect("no keeper panics");
         for (p, (new, better, kept)) in problems.iter().zip(counts) {
-            eprintln!("store: problem {}: {new} new, {better} better, {kept} kept", p.id);
+            eprintln!(
+                "store: problem {}: {new} new, {better} better, {kept} kept",
+                p.id
+            );
         }
         let skipped = k.skipped.into_inner();
         if skipped > 0 {

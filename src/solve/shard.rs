@@ -94,8 +94,8 @@ mod tests {
         let mut out = Vec::new();
         for id in 0..problems {
             // The solver's weight: width x height x source length.
-            let weight = (rng.gen_range(1..60) * rng.gen_range(1..60) * rng.gen_range(1..600))
-                as f64;
+            let weight =
+                (rng.gen_range(1..60) * rng.gen_range(1..60) * rng.gen_range(1..600)) as f64;
             for _ in 0..rng.gen_range(0..20) {
                 out.push(Task {
                     problem_id: id * 7 - 20,
@@ -109,13 +109,7 @@ mod tests {
 
     #[test]
     fn shards_parse_and_print() {
-        assert_eq!(
-            "3/8".parse::<Shard>(),
-            Ok(Shard {
-                index: 2,
-                count: 8
-            })
-        );
+        assert_eq!("3/8".parse::<Shard>(), Ok(Shard { index: 2, count: 8 }));
         assert_eq!("1/1".parse::<Shard>().unwrap().to_string(), "1/1");
         for bad in ["0/4", "5/4", "4", "a/4", "1/0", "-1/4", "1/4/2", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
@@ -136,7 +130,10 @@ mod tests {
             for (t, &p) in tasks.iter().zip(&part) {
                 assert!(p < n);
                 let prev = owner.insert((t.problem_id, t.seed), p);
-                assert!(prev.is_none_or(|q| q == p), "task in shards {prev:?} and {p}");
+                assert!(
+                    prev.is_none_or(|q| q == p),
+                    "task in shards {prev:?} and {p}"
+                );
             }
             // Balance: no shard is heavier than another by more than the heaviest task.
             let mut load = vec![0.0; n];
