@@ -10,10 +10,9 @@
 //! Files are written atomically (a temporary file, then a rename), so an interrupted run leaves
 //! every file either as it was or fully updated, and a reader (another run, `hextris store merge`
 //! reading this store as a source) always sees a whole file. Writers on one machine take an
-//! exclusive lock on the folder's `.lock` file for each read-modify-write, so several processes
-//! may offer to the same store at once without losing an improvement (the lock is advisory,
-//! `flock`; on a network file system it may not hold between machines: give each machine its own
-//! store and merge them).
+//! exclusive lock on the folder for each read-modify-write, so several processes may offer to the
+//! same store at once without losing an improvement (the lock is advisory, `flock`; on a network
+//! file system it may not hold between machines: give each machine its own store and merge them).
 //!
 //! An entry is *sound* for a problem when its solution replays without error under the given
 //! phrases and scores exactly its recorded score ([`verify`]); merging and exporting keep only
@@ -197,21 +196,16 @@ impl Store {
         Ok(out)
     }
 
-    /// Takes the folder's write lock (released when the returned file is dropped).
+    /// Takes the folder's write lock: an exclusive `flock` on the folder itself (so that no lock
+    /// file lies in the store), released when the returned handle is dropped.
     fn lock(&self) -> Result<std::fs::File> {
-        let path = self.dir.join(".lock");
         let io = |source| Error::Io {
-            path: path.clone(),
+            path: self.dir.clone(),
             source,
         };
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .map_err(io)?;
-        file.lock().map_err(io)?;
-        Ok(file)
+        let dir = std::fs::File::open(&self.dir).map_err(io)?;
+        dir.lock().map_err(io)?;
+        Ok(dir)
     }
 
     /// The best score the store holds for each (problem, seed) of `problems`, each entry

@@ -256,14 +256,20 @@ fn export(a: ExportArgs) -> Result<()> {
         eprintln!("hextris store export: {line}");
     }
     if !missing.is_empty() {
+        // Name the first few; a store that has just begun may lack hundreds.
+        const NAMED: usize = 20;
+        let mut named: Vec<String> = missing
+            .iter()
+            .take(NAMED)
+            .map(|(p, s)| format!("problem {p} seed {s}"))
+            .collect();
+        if missing.len() > NAMED {
+            named.push(format!("and {} more", missing.len() - NAMED));
+        }
         eprintln!(
             "export: no entry for {} seed(s): {}",
             missing.len(),
-            missing
-                .iter()
-                .map(|(p, s)| format!("problem {p} seed {s}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            named.join(", ")
         );
     }
     eprintln!("export: {} entries", list.len());
