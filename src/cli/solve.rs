@@ -105,6 +105,9 @@ struct Keeper<'a> {
     store: Option<Keeping<'a>>,
 }
 
+/// Per problem, the answers the store took as new, took as better, and kept its entry over.
+type Tally = (usize, usize, usize);
+
 struct Keeping<'a> {
     store: &'a Store,
     /// The problems being solved (restricted to a shard's seeds), by the solver's index.
@@ -113,7 +116,7 @@ struct Keeping<'a> {
     given: &'a [&'a Problem],
     phrases: &'a Phrases,
     /// The store's best scores, its total at the start, and per problem (new, better, kept).
-    scores: Mutex<(Scores, Vec<(usize, usize, usize)>)>,
+    scores: Mutex<(Scores, Vec<Tally>)>,
     start: u64,
     /// Answers left out: seeds answered after a stop, with nothing worth keeping.
     skipped: std::sync::atomic::AtomicUsize,

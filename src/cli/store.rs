@@ -208,12 +208,19 @@ fn refused_is_an_error(refused: usize) -> Result<()> {
     }
 }
 
-/// The export of a store: the solution list, the refusals, and the seeds without an entry.
-pub fn export_store(
-    store: &Store,
-    problems: &[Problem],
-    phrases: &Phrases,
-) -> Result<(Vec<Solution>, Vec<String>, Vec<(i64, u32)>)> {
+/// The export of a store.
+#[derive(Clone, Debug, Default)]
+pub struct Export {
+    /// The contest's list, problems in the order given, seeds in each problem's order.
+    pub list: Vec<Solution>,
+    /// One line per refused entry.
+    pub refused: Vec<String>,
+    /// The (problem, seed) pairs without a sound entry.
+    pub missing: Vec<(i64, u32)>,
+}
+
+/// The export of a store: the best sound entry of every seed of `problems`.
+pub fn export_store(store: &Store, problems: &[Problem], phrases: &Phrases) -> Result<Export> {
     let mut list = Vec::new();
     let mut refused = Vec::new();
     let mut missing = Vec::new();
@@ -244,14 +251,22 @@ pub fn export_store(
             }
         }
     }
-    Ok((list, refused, missing))
+    Ok(Export {
+        list,
+        refused,
+        missing,
+    })
 }
 
 fn export(a: ExportArgs) -> Result<()> {
     let phrases = a.phrases.get()?;
     let problems = problems(&a.files)?;
     let store = existing(&a.store)?;
-    let (list, refused, missing) = export_store(&store, &problems, &phrases)?;
+    let Export {
+        list,
+        refused,
+        missing,
+    } = export_store(&store, &problems, &phrases)?;
     for line in &refused {
         eprintln!("hextris store export: {line}");
     }
