@@ -246,10 +246,9 @@ pub fn run(args: Args) -> Result<()> {
     if crate::stop::requested() {
         eprintln!("stopped: the searches under way ended early; every seed done is above");
     }
+    let mut failed = None;
     if let Some(k) = keeper.store {
-        if let Some(e) = k.error.into_inner().expect("no keeper panics") {
-            return Err(e);
-        }
+        failed = k.error.into_inner().expect("no keeper panics");
         let (scores, counts) = k.scores.into_inner().expect("no keeper panics");
         for (p, (new, better, kept)) in problems.iter().zip(counts) {
             eprintln!(
@@ -273,7 +272,8 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => print!("{json}"),
     }
-    Ok(())
+    // A store that could not be written fails the run, but only after the answers are out.
+    failed.map_or(Ok(()), Err)
 }
 
 /// Offers the answers to the store of best solutions, saying on stderr what it kept.
@@ -403,4 +403,56 @@ pub fn summary(results: &[ProblemResult]) -> String {
     }
     let _ = writeln!(out, "total {total}");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shards_of_a_run_restrict_problems_to_disjoint_seeds_that_make_the_whole() {
+        let problem = |id: i64, width: usize, seeds: &str| {
+            Problem::from_json(
+                &format!(
+                    r#"{{"id":{id},"width":{width},"height":6,"filled":[],"sourceLength":9,
+                    "sourceSeeds":[{seeds}],
+                    "units":[{{"members":[{{"x":0,"y":0}}],"pivot":{{"x":0,"y":0}}}}]}}"#
+                ),
+                std::path::Path::new("p"),
+            )
+            .unwrap()
+        };
+        let given = [
+            problem(1, 5, "0,1,1,2"),
+            problem(2, 9, "7"),
+            problem(3, 4, "3,4,5,6,8"),
+        ];
+        let refs: Vec<&Problem> = given.iter().collect();
+        for n in 1..=12 {
+            let mut seeds: Vec<(i64, u32)> = Vec::new();
+            let mut share = 0.0;
+            for index in 0..n {
+                let (kept, s) = restrict(&refs, Shard { index, count: n });
+                share += s;
+                for p in &kept {
+                    assert!(!p.seeds.is_empty());
+                    let whole = given.iter().find(|g| g.id == p.id).unwrap();
+                    assert_eq!((p.width, p.height), (whole.width, whole.height));
+                    seeds.extend(p.seeds.iter().map(|&s| (p.id, s)));
+                }
+            }
+            // Every listed seed once (a seed listed twice stays listed twice, in one shard).
+            seeds.sort();
+            let mut all: Vec<(i64, u32)> = given
+                .iter()
+                .flat_map(|p| p.seeds.iter().map(move |&s| (p.id, s)))
+                .collect();
+            all.sort();
+            assert_eq!(seeds, all, "{n} shards");
+            assert!(
+                (share - 1.0).abs() < 1e-9,
+                "{n} shards: shares sum to {share}"
+            );
+        }
+    }
 }
