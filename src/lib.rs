@@ -14,6 +14,7 @@ pub mod io;
 pub mod pack;
 pub mod plan;
 pub mod solve;
+pub mod stop;
 pub mod store;
 #[doc(hidden)]
 pub mod testkit;

@@ -2,16 +2,27 @@
 //! a list of entries `{problemId, seed, tag, solution, score, found}` sorted by seed, holding the
 //! best solution found so far for each seed of that problem.
 //!
-//! A run offers its answers; an entry is replaced only by a strictly better one. Scores are never
-//! trusted from the file: the stored solution is scored again, with the run's phrases, before it
-//! is compared, so an entry scored under other phrases (or edited by hand) cannot block a better
-//! answer. Files are written atomically (a temporary file, then a rename), so an interrupted run
-//! leaves every file either as it was or fully updated.
+//! A run offers its answers; an entry is replaced only by a strictly better one (or, when the
+//! entry is not sound, by a sound one as good). Scores are never trusted from the file: the
+//! stored solution is scored again, with the run's phrases, before it is compared, so an entry
+//! scored under other phrases (or edited by hand) cannot block a better answer.
+//!
+//! Files are written atomically (a temporary file, then a rename), so an interrupted run leaves
+//! every file either as it was or fully updated, and a reader (another run, `hextris store merge`
+//! reading this store as a source) always sees a whole file. Writers on one machine take an
+//! exclusive lock on the folder for each read-modify-write, so several processes may offer to the
+//! same store at once without losing an improvement (the lock is advisory, `flock`; on a network
+//! file system it may not hold between machines: give each machine its own store and merge them).
+//!
+//! An entry is *sound* for a problem when its solution replays without error under the given
+//! phrases and scores exactly its recorded score ([`verify`]); merging and exporting keep only
+//! sound entries, so a tampered or corrupted entry cannot travel from one store to another.
 
-use crate::engine::{evaluate, Phrases, Problem};
+use crate::engine::{evaluate, problem_score, Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{read_text, write_atomic, Solution};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One stored solution.
@@ -57,7 +68,13 @@ impl Store {
         })
     }
 
-    fn file(&self, problem_id: i64) -> PathBuf {
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of a problem's entries.
+    pub fn file(&self, problem_id: i64) -> PathBuf {
         self.dir.join(format!("problem_{problem_id}.json"))
     }
 
@@ -100,11 +117,34 @@ impl Store {
         phrases: &Phrases,
         answers: &[Solution],
     ) -> Result<Vec<Offer>> {
-        let mut entries = self.entries(problem.id)?;
         let now = timestamp(std::time::SystemTime::now());
+        let entries: Vec<Entry> = answers
+            .iter()
+            .map(|a| Entry {
+                problem_id: problem.id,
+                seed: a.seed,
+                tag: a.tag.clone().unwrap_or_default(),
+                solution: a.solution.clone(),
+                score: 0,
+                found: now.clone(),
+            })
+            .collect();
+        self.offer_entries(problem, phrases, &entries)
+    }
+
+    /// Offers entries (from another store: their tag and time of finding are kept, their score
+    /// is computed again) for seeds of `problem`, as [`Store::offer`] does.
+    pub fn offer_entries(
+        &self,
+        problem: &Problem,
+        phrases: &Phrases,
+        offered: &[Entry],
+    ) -> Result<Vec<Offer>> {
+        let _lock = self.lock()?;
+        let mut entries = self.entries(problem.id)?;
         let mut changed = false;
-        let mut out = Vec::with_capacity(answers.len());
-        for a in answers {
+        let mut out = Vec::with_capacity(offered.len());
+        for a in offered {
             let new = evaluate(problem, a.seed, &a.solution, phrases);
             if new.end.is_error() {
                 // Never store an answer the evaluator rejects; report it as kept.
@@ -113,11 +153,8 @@ impl Store {
             }
             let entry = Entry {
                 problem_id: problem.id,
-                seed: a.seed,
-                tag: a.tag.clone().unwrap_or_default(),
-                solution: a.solution.clone(),
                 score: new.score,
-                found: now.clone(),
+                ..a.clone()
             };
             match entries.iter_mut().find(|e| e.seed == a.seed) {
                 None => {
@@ -128,7 +165,10 @@ impl Store {
                 Some(e) => {
                     let old = evaluate(problem, e.seed, &e.solution, phrases);
                     let old_score = if old.end.is_error() { 0 } else { old.score };
-                    if new.score > old_score {
+                    // A stored entry that errs or records another score than it makes (other
+                    // phrases, or tampered) gives way to a sound one that scores as much.
+                    let unsound = old.end.is_error() || old.score != e.score;
+                    if new.score > old_score || (unsound && new.score == old_score) {
                         out.push(Offer::Better {
                             old: old_score,
                             new: new.score,
@@ -155,6 +195,91 @@ impl Store {
         }
         Ok(out)
     }
+
+    /// Takes the folder's write lock: an exclusive `flock` on the folder itself (so that no lock
+    /// file lies in the store), released when the returned handle is dropped.
+    fn lock(&self) -> Result<std::fs::File> {
+        let io = |source| Error::Io {
+            path: self.dir.clone(),
+            source,
+        };
+        let dir = std::fs::File::open(&self.dir).map_err(io)?;
+        dir.lock().map_err(io)?;
+        Ok(dir)
+    }
+
+    /// The best score the store holds for each (problem, seed) of `problems`, each entry
+    /// scored again with `phrases` (an entry that errs counts for nothing).
+    pub fn scores(&self, problems: &[&Problem], phrases: &Phrases) -> Result<Scores> {
+        let mut scores = Scores::default();
+        for p in problems {
+            for e in self.entries(p.id)? {
+                let ev = evaluate(p, e.seed, &e.solution, phrases);
+                if !ev.end.is_error() {
+                    scores.raise(p.id, e.seed, ev.score);
+                }
+            }
+        }
+        Ok(scores)
+    }
+}
+
+/// Best known scores per (problem id, seed).
+#[derive(Clone, Debug, Default)]
+pub struct Scores(HashMap<(i64, u32), u64>);
+
+impl Scores {
+    /// Records a score for a seed; keeps the higher one.
+    pub fn raise(&mut self, problem_id: i64, seed: u32, score: u64) {
+        let s = self.0.entry((problem_id, seed)).or_insert(0);
+        *s = (*s).max(score);
+    }
+
+    /// The official total over `problems`: per problem, the sum of its seeds' scores over the
+    /// number of seeds it lists (a seed without a score counts 0).
+    pub fn total(&self, problems: &[&Problem]) -> u64 {
+        problems
+            .iter()
+            .map(|p| problem_score(p, |s| self.0.get(&(p.id, s)).copied().unwrap_or(0)))
+            .sum()
+    }
+}
+
+/// Why an entry is not sound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unsound {
+    /// The evaluator rejects the solution (how, as the evaluator says it).
+    Errs(String),
+    /// It replays, but its score is not the recorded one.
+    WrongScore { recorded: u64, actual: u64 },
+}
+
+impl std::fmt::Display for Unsound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unsound::Errs(how) => write!(f, "the solution does not replay ({how})"),
+            Unsound::WrongScore { recorded, actual } => write!(
+                f,
+                "its recorded score is {recorded}, but the solution scores {actual} (other \
+                 phrases, or an edited entry)"
+            ),
+        }
+    }
+}
+
+/// Checks that an entry of `problem` replays without error and scores its recorded score.
+pub fn verify(problem: &Problem, phrases: &Phrases, e: &Entry) -> Result<u64, Unsound> {
+    let ev = evaluate(problem, e.seed, &e.solution, phrases);
+    if ev.end.is_error() {
+        return Err(Unsound::Errs(ev.end.to_string()));
+    }
+    if ev.score != e.score {
+        return Err(Unsound::WrongScore {
+            recorded: e.score,
+            actual: ev.score,
+        });
+    }
+    Ok(ev.score)
 }
 
 fn parse(path: &Path) -> Result<Vec<Entry>> {
@@ -255,6 +380,110 @@ mod tests {
                 .map(|e| (e.seed, e.solution.as_str()))
                 .collect::<Vec<_>>(),
             vec![(0, "ei!llll"), (1, "")]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn tiny() -> Problem {
+        Problem::from_json(
+            r#"{"id":7,"width":5,"height":5,"filled":[],"sourceLength":3,"sourceSeeds":[0,1,2,3,4,5,6,7],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
+            Path::new("p"),
+        )
+        .unwrap()
+    }
+
+    fn entry(seed: u32, solution: &str, score: u64) -> Entry {
+        Entry {
+            problem_id: 7,
+            seed,
+            tag: format!("t{seed}"),
+            solution: solution.into(),
+            score,
+            found: "2015-08-08T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn sound_entries_replay_and_score_as_recorded() {
+        let (p, ph) = (tiny(), Phrases::official());
+        assert_eq!(verify(&p, &ph, &entry(0, "ei!", 306)), Ok(306));
+        assert_eq!(
+            verify(&p, &ph, &entry(0, "ei!", 307)),
+            Err(Unsound::WrongScore {
+                recorded: 307,
+                actual: 306
+            })
+        );
+        // "bp" repeats a position; seed 9 is not the problem's.
+        assert!(matches!(
+            verify(&p, &ph, &entry(0, "bp", 0)),
+            Err(Unsound::Errs(_))
+        ));
+        assert!(matches!(
+            verify(&p, &ph, &entry(9, "", 0)),
+            Err(Unsound::Errs(_))
+        ));
+        // Other phrases give another score: the entry is not sound under them.
+        let other = Phrases::new(["ei!".to_string(), "ia! ia!".to_string()]);
+        assert!(verify(&p, &other, &entry(0, "ei!", 306)).is_ok());
+        assert!(verify(
+            &p,
+            &Phrases::new(["yuggoth".to_string()]),
+            &entry(0, "ei!", 306)
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn offered_entries_keep_their_tag_and_time_and_totals_follow_the_rules() {
+        let dir = std::env::temp_dir().join(format!("hextris-store-e-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&dir).unwrap();
+        let (p, ph) = (tiny(), Phrases::official());
+        // A wrong recorded score is not trusted: the entry is scored again.
+        let o = store
+            .offer_entries(&p, &ph, &[entry(1, "ei!", 5), entry(2, "bp", 0)])
+            .unwrap();
+        assert_eq!(
+            o,
+            vec![Offer::New { score: 306 }, Offer::Kept { stored: 0 }]
+        );
+        assert_eq!(store.entries(7).unwrap(), vec![entry(1, "ei!", 306)]);
+        let scores = store.scores(&[&p], &ph).unwrap();
+        // One seed of eight scores 306: the problem scores 306 / 8.
+        assert_eq!(scores.total(&[&p]), 306 / 8);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn writers_at_once_lose_no_entry() {
+        let dir = std::env::temp_dir().join(format!("hextris-store-l-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let p = tiny();
+        let ph = Phrases::official();
+        std::thread::scope(|s| {
+            for seed in 0..8u32 {
+                let (dir, p, ph) = (&dir, &p, &ph);
+                s.spawn(move || {
+                    // Each writer opens the store on its own, as another process would, and
+                    // improves its seed step by step.
+                    let store = Store::open(dir).unwrap();
+                    for n in 0..20 {
+                        let text = format!("ei!{}", "l".repeat(n));
+                        let e = Entry {
+                            seed,
+                            ..entry(seed, &text, 0)
+                        };
+                        store.offer_entries(p, ph, &[e]).unwrap();
+                    }
+                });
+            }
+        });
+        let all = Store::open(&dir).unwrap().all().unwrap();
+        assert_eq!(
+            all.iter().map(|e| e.seed).collect::<Vec<_>>(),
+            (0..8).collect::<Vec<_>>()
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }

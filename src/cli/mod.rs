@@ -10,6 +10,7 @@ pub mod phrases;
 pub mod progress;
 pub mod score;
 pub mod solve;
+pub mod store;
 pub mod tune;
 pub mod view;
 
@@ -44,6 +45,9 @@ pub enum Command {
     /// Draw the board at any step of a solution as an SVG picture, or write a web page that
     /// replays it (--html).
     Render(view::RenderArgs),
+    /// Best-solutions stores: merge several into one, export one as the contest's JSON list.
+    #[command(subcommand)]
+    Store(store::StoreCommand),
     /// Square-grid tetromino packing puzzles.
     #[command(subcommand)]
     Pack(pack::PackCommand),
@@ -107,6 +111,7 @@ pub fn main() -> ExitCode {
         Command::View(a) => view::run_view(a),
         Command::Play(a) => view::run_play(a),
         Command::Render(a) => view::run_render(a),
+        Command::Store(cmd) => store::run(cmd),
         Command::Pack(cmd) => return pack::run(cmd),
     };
     match result {

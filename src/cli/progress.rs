@@ -1,5 +1,6 @@
 //! Progress reports of `hextris solve` on stderr: bars (problem, seeds done, time spent against
-//! the budget, best score so far) when stderr is a terminal, plain lines when it is not.
+//! the budget, best score so far) when stderr is a terminal, plain lines when it is not; and notes
+//! (the store's total) on a line of their own under the bars, or as plain lines.
 //!
 //! The bars tick on their own twice a second, so the time moves even while every seed is still
 //! being searched (a seed is reported only when its search ends, near the end of the budget).
@@ -22,6 +23,8 @@ pub enum Reporter {
     Bars {
         bars: Vec<ProgressBar>,
         totals: Mutex<Vec<u64>>,
+        /// The line under the bars that shows the latest note.
+        note: ProgressBar,
         _multi: MultiProgress,
     },
     Lines {
@@ -64,17 +67,29 @@ impl Reporter {
                 b
             })
             .collect();
+        let note = multi.add(ProgressBar::new(0));
+        note.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
         Reporter::Bars {
             bars,
             totals: Mutex::new(vec![0; problems.len()]),
+            note,
             _multi: multi,
+        }
+    }
+
+    /// Shows a note: on the line under the bars (replacing the last note), or as a line.
+    pub fn note(&self, msg: String) {
+        match self {
+            Reporter::Bars { note, .. } => note.set_message(msg),
+            Reporter::Lines { .. } => eprintln!("{msg}"),
         }
     }
 
     /// Ends the bars (they stay on screen).
     pub fn finish(&self) {
-        if let Reporter::Bars { bars, .. } = self {
+        if let Reporter::Bars { bars, note, .. } = self {
             bars.iter().for_each(|b| b.finish());
+            note.finish();
         }
     }
 }

@@ -1,12 +1,23 @@
 //! `hextris solve`: solves problem files or folders and prints the contest's JSON list.
+//!
+//! With `--shard K/N` it solves only its part of the (problem, seed) tasks
+//! ([`crate::solve::shard`]): N processes with the same problems cover every task once. With
+//! `--store DIR` each seed's answer is offered to the store as soon as that seed is done, so a
+//! run stopped by Ctrl-C or SIGTERM ([`crate::stop`]) keeps everything it found: the searches in
+//! progress end as at a deadline, the seeds not started are answered at once (and not stored),
+//! and the run ends as usual with its summary.
 
 use crate::cli::progress::Reporter;
 use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
-use crate::solve::{solve_attempts, solve_many, Prepared, ProblemResult, Progress, SolveConfig};
-use crate::store::{Offer, Store};
+use crate::solve::shard::{split, Shard, Task};
+use crate::solve::{
+    solve_attempts, solve_many, Prepared, ProblemResult, Progress, SeedResult, SolveConfig,
+};
+use crate::store::{Offer, Scores, Store};
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Arguments of `hextris solve`.
@@ -38,9 +49,129 @@ pub struct Args {
         value_parser = crate::cli::args::between::<usize>(1, crate::cli::args::MAX_THREADS))]
     pub threads: Option<usize>,
     /// Keep the best solution per (problem, seed) in this folder: an entry is replaced only by
-    /// a better one (see `hextris score --store`).
+    /// a better one, and each seed's answer is written as soon as the seed is done (see
+    /// `hextris score --store`, `hextris store`).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
+    /// Solve only part K of N of the (problem, seed) tasks, split by the solver's cost: N runs
+    /// with the same problems and K = 1..N cover every task once. Without --total, the part's
+    /// budget is its share (by cost) of --time x problems.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+}
+
+/// The problems restricted to the seeds of `shard`: each problem keeps the seeds of its tasks
+/// in the shard (duplicates included), and a problem left without seeds is dropped. Also returns
+/// the shard's share of the run's cost.
+pub fn restrict(problems: &[&Problem], shard: Shard) -> (Vec<Problem>, f64) {
+    let weights: Vec<f64> = problems.iter().map(|p| Prepared::new(p).weight()).collect();
+    let tasks: Vec<Task> = problems
+        .iter()
+        .zip(&weights)
+        .flat_map(|(p, &weight)| {
+            p.distinct_seeds().into_iter().map(move |seed| Task {
+                problem_id: p.id,
+                seed,
+                weight,
+            })
+        })
+        .collect();
+    let part = split(&tasks, shard.count);
+    let mine = |id: i64, seed: u32| {
+        tasks
+            .iter()
+            .zip(&part)
+            .any(|(t, &k)| k == shard.index && t.problem_id == id && t.seed == seed)
+    };
+    let all: f64 = tasks.iter().map(|t| t.weight).sum();
+    let own: f64 = tasks
+        .iter()
+        .zip(&part)
+        .filter(|(_, &k)| k == shard.index)
+        .map(|(t, _)| t.weight)
+        .sum();
+    let kept = problems
+        .iter()
+        .map(|p| Problem {
+            seeds: p.seeds.iter().copied().filter(|&s| mine(p.id, s)).collect(),
+            ..(*p).clone()
+        })
+        .filter(|p| !p.seeds.is_empty())
+        .collect();
+    (kept, if all > 0.0 { own / all } else { 0.0 })
+}
+
+/// The progress of a run: the reporter, and with a store, each seed's answer offered to it as
+/// soon as the seed is done.
+struct Keeper<'a> {
+    reporter: Reporter,
+    store: Option<Keeping<'a>>,
+}
+
+/// Per problem, the answers the store took as new, took as better, and kept its entry over.
+type Tally = (usize, usize, usize);
+
+struct Keeping<'a> {
+    store: &'a Store,
+    /// The problems being solved (restricted to a shard's seeds), by the solver's index.
+    solving: &'a [&'a Problem],
+    /// The problems as given, for the store's total.
+    given: &'a [&'a Problem],
+    phrases: &'a Phrases,
+    /// The store's best scores, its total at the start, and per problem (new, better, kept).
+    scores: Mutex<(Scores, Vec<Tally>)>,
+    start: u64,
+    /// Answers left out: seeds answered after a stop, with nothing worth keeping.
+    skipped: std::sync::atomic::AtomicUsize,
+    /// The first error writing the store.
+    error: Mutex<Option<Error>>,
+}
+
+impl Progress for Keeper<'_> {
+    fn seed_done(&self, problem: usize, r: &SeedResult) {
+        self.reporter.seed_done(problem, r);
+        let Some(k) = &self.store else { return };
+        // After a stop, a seed that scores nothing was not searched (or hardly): its answer is
+        // not worth an entry.
+        if r.score == 0 && crate::stop::requested() {
+            k.skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return;
+        }
+        let p = k.solving[problem];
+        let answer = Solution {
+            problem_id: p.id,
+            seed: r.seed,
+            tag: Some(r.tag.clone()),
+            solution: r.solution.clone(),
+        };
+        let offer = match k.store.offer(p, k.phrases, &[answer]) {
+            Ok(o) => o[0].clone(),
+            Err(e) => {
+                let mut first = k.error.lock().expect("no keeper panics");
+                first.get_or_insert(e);
+                return;
+            }
+        };
+        let mut guard = k.scores.lock().expect("no keeper panics");
+        let (scores, counts) = &mut *guard;
+        let c = &mut counts[problem];
+        match offer {
+            Offer::New { score: s } | Offer::Better { new: s, .. } => {
+                if let Offer::New { .. } = offer {
+                    c.0 += 1;
+                } else {
+                    c.1 += 1;
+                }
+                scores.raise(p.id, r.seed, s);
+                self.reporter.note(format!(
+                    "store: total {} ({} at the start)",
+                    scores.total(k.given),
+                    k.start
+                ));
+            }
+            Offer::Kept { .. } => c.2 += 1,
+        }
+    }
 }
 
 /// Runs `hextris solve`.
@@ -48,15 +179,59 @@ pub fn run(args: Args) -> Result<()> {
     let started = Instant::now();
     let loaded = load_problems(&args.problems)?;
     let phrases = args.phrases.get()?;
-    let problems: Vec<&Problem> = loaded.iter().map(|(_, p)| p).collect();
+    let given: Vec<&Problem> = loaded.iter().map(|(_, p)| p).collect();
+    let (shard_problems, share) = match args.shard {
+        Some(shard) => restrict(&given, shard),
+        None => (Vec::new(), 1.0),
+    };
+    let problems: Vec<&Problem> = match args.shard {
+        Some(_) => shard_problems.iter().collect(),
+        None => given.clone(),
+    };
+    if let Some(shard) = args.shard {
+        let tasks: usize = problems.iter().map(|p| p.distinct_seeds().len()).sum();
+        eprintln!(
+            "shard {shard}: {tasks} (problem, seed) tasks of {} problems, {:.1}% of the cost",
+            problems.len(),
+            share * 100.0
+        );
+    }
     let budget = if args.total {
         args.time
     } else {
-        args.time * problems.len() as f64
+        args.time * given.len() as f64 * share
     };
     let end = crate::cli::args::deadline(started, budget)?;
     let store = args.store.as_deref().map(Store::open).transpose()?;
-    let reporter = Reporter::new(&problems, args.attempts.is_none().then(|| end - started));
+    // Ctrl-C and SIGTERM now end the searches as at a deadline; the run then ends as usual.
+    crate::stop::install()
+        .map_err(|e| Error::Usage(format!("cannot install the signal handlers: {e}")))?;
+    let keeping = match &store {
+        Some(store) => {
+            let scores = store.scores(&given, &phrases)?;
+            let start = scores.total(&given);
+            Some(Keeping {
+                store,
+                solving: &problems,
+                given: &given,
+                phrases: &phrases,
+                scores: Mutex::new((scores, vec![(0, 0, 0); problems.len()])),
+                start,
+                skipped: Default::default(),
+                error: Mutex::new(None),
+            })
+        }
+        None => None,
+    };
+    let keeper = Keeper {
+        reporter: Reporter::new(&problems, args.attempts.is_none().then(|| end - started)),
+        store: keeping,
+    };
+    if let Some(k) = &keeper.store {
+        keeper
+            .reporter
+            .note(format!("store: total {} at the start", k.start));
+    }
     let results = solve_on_pool(
         &problems,
         phrases.clone(),
@@ -71,19 +246,41 @@ pub fn run(args: Args) -> Result<()> {
                 None => Default::default(),
             },
         },
-        &reporter,
+        &keeper,
     )?;
-    reporter.finish();
+    keeper.reporter.finish();
     eprint!("{}", summary(&results));
-    if let Some(store) = &store {
-        offer_to_store(store, &problems, &phrases, &results)?;
+    if crate::stop::requested() {
+        eprintln!("stopped: the searches under way ended early; every seed done is above");
+    }
+    let mut failed = None;
+    if let Some(k) = keeper.store {
+        failed = k.error.into_inner().expect("no keeper panics");
+        let (scores, counts) = k.scores.into_inner().expect("no keeper panics");
+        for (p, (new, better, kept)) in problems.iter().zip(counts) {
+            eprintln!(
+                "store: problem {}: {new} new, {better} better, {kept} kept",
+                p.id
+            );
+        }
+        let skipped = k.skipped.into_inner();
+        if skipped > 0 {
+            eprintln!("store: {skipped} seeds answered after the stop were not offered");
+        }
+        eprintln!(
+            "store: {}: total {} ({} at the start)",
+            k.store.dir().display(),
+            scores.total(&given),
+            k.start
+        );
     }
     let json = solutions_to_json(&to_solutions(&results));
     match &args.out {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => print!("{json}"),
     }
-    Ok(())
+    // A store that could not be written fails the run, but only after the answers are out.
+    failed.map_or(Ok(()), Err)
 }
 
 /// The stored best game of every seed of `problems`, to start from: each run then adds to the
@@ -232,4 +429,56 @@ pub fn summary(results: &[ProblemResult]) -> String {
     }
     let _ = writeln!(out, "total {total}");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shards_of_a_run_restrict_problems_to_disjoint_seeds_that_make_the_whole() {
+        let problem = |id: i64, width: usize, seeds: &str| {
+            Problem::from_json(
+                &format!(
+                    r#"{{"id":{id},"width":{width},"height":6,"filled":[],"sourceLength":9,
+                    "sourceSeeds":[{seeds}],
+                    "units":[{{"members":[{{"x":0,"y":0}}],"pivot":{{"x":0,"y":0}}}}]}}"#
+                ),
+                std::path::Path::new("p"),
+            )
+            .unwrap()
+        };
+        let given = [
+            problem(1, 5, "0,1,1,2"),
+            problem(2, 9, "7"),
+            problem(3, 4, "3,4,5,6,8"),
+        ];
+        let refs: Vec<&Problem> = given.iter().collect();
+        for n in 1..=12 {
+            let mut seeds: Vec<(i64, u32)> = Vec::new();
+            let mut share = 0.0;
+            for index in 0..n {
+                let (kept, s) = restrict(&refs, Shard { index, count: n });
+                share += s;
+                for p in &kept {
+                    assert!(!p.seeds.is_empty());
+                    let whole = given.iter().find(|g| g.id == p.id).unwrap();
+                    assert_eq!((p.width, p.height), (whole.width, whole.height));
+                    seeds.extend(p.seeds.iter().map(|&s| (p.id, s)));
+                }
+            }
+            // Every listed seed once (a seed listed twice stays listed twice, in one shard).
+            seeds.sort();
+            let mut all: Vec<(i64, u32)> = given
+                .iter()
+                .flat_map(|p| p.seeds.iter().map(move |&s| (p.id, s)))
+                .collect();
+            all.sort();
+            assert_eq!(seeds, all, "{n} shards");
+            assert!(
+                (share - 1.0).abs() < 1e-9,
+                "{n} shards: shares sum to {share}"
+            );
+        }
+    }
 }

@@ -893,7 +893,7 @@ impl Encoder<'_> {
             boards.push(sim.board.clone());
             sim.lock(problem, pl.unit, pl.lock.state);
         }
-        let late = || deadline.is_some_and(|d| Instant::now() >= d);
+        let late = || crate::stop::passed(deadline);
         let mut bufs = Bufs::default();
         let mut region = Region::default();
         let mut vals = Values::default();

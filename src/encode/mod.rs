@@ -129,7 +129,7 @@ impl<'a> Encoder<'a> {
         let mut used = vec![false; self.table.phrases.len()];
         for (u, pl) in plan.placements.iter().enumerate() {
             let first_plain = u == 0 && mode == Mode::Plain;
-            if deadline.is_some_and(|d| Instant::now() >= d) && !first_plain {
+            if crate::stop::passed(deadline) && !first_plain {
                 break;
             }
             let space = &self.tables.spaces[pl.unit];

@@ -109,7 +109,7 @@ fn plan_with(
         .enumerate()
         .skip(cfg.prefix.len())
     {
-        if cfg.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+        if crate::stop::passed(cfg.deadline) {
             truncated = true;
             break;
         }

@@ -8,6 +8,7 @@
 
 pub mod scheduler;
 pub mod seed;
+pub mod shard;
 pub mod tune;
 
 pub use seed::{solve_seed, Budget, MAX_WIDTH, PHRASE_WEIGHT, STEP_BYTES};

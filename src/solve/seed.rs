@@ -181,7 +181,9 @@ impl<'a> Search<'a> {
 
     fn left(&self) -> f64 {
         self.deadline.map_or(f64::INFINITY, |d| {
-            d.saturating_duration_since(Instant::now()).as_secs_f64()
+            crate::stop::effective(d)
+                .saturating_duration_since(Instant::now())
+                .as_secs_f64()
         })
     }
 

@@ -1,0 +1,297 @@
+//! `hextris store merge` and `hextris store export`: moving best solutions between stores and
+//! out to the contest's submission format.
+//!
+//! Both trust nothing they read: every entry is replayed by the engine under the given phrases
+//! and must score exactly what it records ([`crate::store::verify`]); an entry that does not is
+//! refused with a line naming its file, problem and seed, and the command then exits with code 2
+//! (after doing the rest of its work). Sources are only read, each file whole (the store writes
+//! by rename), so merging from stores that running solvers are writing to is safe; the target is
+//! written through [`Store::offer_entries`], under the target's lock and atomically per file.
+
+use crate::engine::{Phrases, Problem};
+use crate::error::{Error, Result};
+use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
+use crate::store::{verify, Entry, Offer, Store};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The `hextris store` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum StoreCommand {
+    /// Merge stores: the best sound entry per (problem, seed) of the sources and the target is
+    /// kept in the target.
+    Merge(MergeArgs),
+    /// Write the contest's JSON list from a store: the best entry of every seed of the problems.
+    Export(ExportArgs),
+}
+
+/// Arguments of `hextris store merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Store folders to merge from (only read).
+    #[arg(required = true, value_name = "SRC_DIR")]
+    pub sources: Vec<PathBuf>,
+    /// The store folder to merge into (created if needed).
+    #[arg(long, value_name = "DIR")]
+    pub into: PathBuf,
+    /// The problems whose entries are merged: files or folders (repeatable). Entries of other
+    /// problems cannot be replayed, so they are skipped (and counted).
+    #[arg(short = 'f', long = "file", required = true, value_name = "PROBLEM")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
+}
+
+/// Arguments of `hextris store export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The store folder.
+    #[arg(value_name = "DIR")]
+    pub store: PathBuf,
+    /// The problems to export: files or folders (repeatable).
+    #[arg(short = 'f', long = "file", required = true, value_name = "PROBLEM")]
+    pub files: Vec<PathBuf>,
+    /// Write the list to this file (atomically) instead of stdout.
+    #[arg(short = 'o', long = "out")]
+    pub out: Option<PathBuf>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
+}
+
+/// Runs a `hextris store` subcommand.
+pub fn run(cmd: StoreCommand) -> Result<()> {
+    match cmd {
+        StoreCommand::Merge(a) => merge(a),
+        StoreCommand::Export(a) => export(a),
+    }
+}
+
+/// Loads the problems of `-f`, each once.
+fn problems(files: &[PathBuf]) -> Result<Vec<Problem>> {
+    let mut seen = std::collections::HashSet::new();
+    Ok(load_problems(files)?
+        .into_iter()
+        .map(|(_, p)| p)
+        .filter(|p| seen.insert(p.id))
+        .collect())
+}
+
+/// Opens a store that must exist (a source is never created).
+fn existing(dir: &Path) -> Result<Store> {
+    if !dir.is_dir() {
+        return Err(Error::invalid(dir, "no such store folder"));
+    }
+    Store::open(dir)
+}
+
+/// An entry that is not sound, as the line that refuses it.
+fn refusal(store: &Store, e: &Entry, why: impl std::fmt::Display) -> String {
+    format!(
+        "{}: problem {} seed {}: refused: {why}",
+        store.file(e.problem_id).display(),
+        e.problem_id,
+        e.seed
+    )
+}
+
+/// What one merge did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MergeReport {
+    /// Per problem id (in the order of the problems): entries new, better and kept in the
+    /// target.
+    pub problems: Vec<(i64, usize, usize, usize)>,
+    /// One line per refused entry.
+    pub refused: Vec<String>,
+    /// Entries of problems not given, skipped.
+    pub skipped: usize,
+    /// The target's total over the problems before and after.
+    pub before: u64,
+    pub after: u64,
+}
+
+/// Merges the sound entries of `sources` into `into`, for `problems` under `phrases`. Every
+/// source is read (and checked) before anything is written, so a source that cannot be read
+/// leaves the target as it was.
+pub fn merge_stores(
+    sources: &[Store],
+    into: &Store,
+    problems: &[Problem],
+    phrases: &Phrases,
+) -> Result<MergeReport> {
+    let by_id: HashMap<i64, &Problem> = problems.iter().map(|p| (p.id, p)).collect();
+    let refs: Vec<&Problem> = problems.iter().collect();
+    let mut report = MergeReport {
+        before: into.scores(&refs, phrases)?.total(&refs),
+        ..Default::default()
+    };
+    // The best sound entry per (problem, seed) across the sources; the first source wins ties.
+    let mut best: HashMap<(i64, u32), (u64, Entry)> = HashMap::new();
+    for src in sources {
+        for e in src.all()? {
+            let Some(p) = by_id.get(&e.problem_id) else {
+                report.skipped += 1;
+                continue;
+            };
+            match verify(p, phrases, &e) {
+                Err(why) => report.refused.push(refusal(src, &e, why)),
+                Ok(score) => {
+                    let slot = best.entry((e.problem_id, e.seed)).or_insert((0, e.clone()));
+                    if score > slot.0 {
+                        *slot = (score, e);
+                    }
+                }
+            }
+        }
+    }
+    for p in problems {
+        let mut offered: Vec<Entry> = p
+            .distinct_seeds()
+            .into_iter()
+            .filter_map(|s| best.remove(&(p.id, s)).map(|(_, e)| e))
+            .collect();
+        offered.sort_by_key(|e| e.seed);
+        if offered.is_empty() {
+            continue;
+        }
+        let offers = into.offer_entries(p, phrases, &offered)?;
+        let count = |f: fn(&Offer) -> bool| offers.iter().filter(|o| f(o)).count();
+        report.problems.push((
+            p.id,
+            count(|o| matches!(o, Offer::New { .. })),
+            count(|o| matches!(o, Offer::Better { .. })),
+            count(|o| matches!(o, Offer::Kept { .. })),
+        ));
+    }
+    report.after = into.scores(&refs, phrases)?.total(&refs);
+    Ok(report)
+}
+
+fn merge(a: MergeArgs) -> Result<()> {
+    let phrases = a.phrases.get()?;
+    let problems = problems(&a.files)?;
+    let sources: Vec<Store> = a
+        .sources
+        .iter()
+        .map(|d| existing(d))
+        .collect::<Result<_>>()?;
+    let into = Store::open(&a.into)?;
+    let r = merge_stores(&sources, &into, &problems, &phrases)?;
+    for line in &r.refused {
+        eprintln!("hextris store merge: {line}");
+    }
+    for (id, new, better, kept) in &r.problems {
+        eprintln!("merge: problem {id}: {new} new, {better} better, {kept} kept");
+    }
+    if r.skipped > 0 {
+        eprintln!(
+            "merge: {} entries of problems not given with -f were skipped",
+            r.skipped
+        );
+    }
+    eprintln!(
+        "merge: {}: total {} (was {})",
+        a.into.display(),
+        r.after,
+        r.before
+    );
+    refused_is_an_error(r.refused.len())
+}
+
+fn refused_is_an_error(refused: usize) -> Result<()> {
+    if refused == 0 {
+        Ok(())
+    } else {
+        Err(Error::Usage(format!(
+            "{refused} entr{} refused (see above); the others were kept",
+            if refused == 1 { "y was" } else { "ies were" }
+        )))
+    }
+}
+
+/// The export of a store.
+#[derive(Clone, Debug, Default)]
+pub struct Export {
+    /// The contest's list, problems in the order given, seeds in each problem's order.
+    pub list: Vec<Solution>,
+    /// One line per refused entry.
+    pub refused: Vec<String>,
+    /// The (problem, seed) pairs without a sound entry.
+    pub missing: Vec<(i64, u32)>,
+}
+
+/// The export of a store: the best sound entry of every seed of `problems`.
+pub fn export_store(store: &Store, problems: &[Problem], phrases: &Phrases) -> Result<Export> {
+    let mut list = Vec::new();
+    let mut refused = Vec::new();
+    let mut missing = Vec::new();
+    for p in problems {
+        let entries = store.entries(p.id)?;
+        for seed in p.distinct_seeds() {
+            // A store file holds one entry per seed; should an edited one hold more, the best
+            // sound one is exported.
+            let mut chosen: Option<(u64, &Entry)> = None;
+            for e in entries.iter().filter(|e| e.seed == seed) {
+                match verify(p, phrases, e) {
+                    Err(why) => refused.push(refusal(store, e, why)),
+                    Ok(score) => {
+                        if chosen.is_none_or(|(s, _)| score > s) {
+                            chosen = Some((score, e));
+                        }
+                    }
+                }
+            }
+            match chosen {
+                Some((_, e)) => list.push(Solution {
+                    problem_id: p.id,
+                    seed,
+                    tag: Some(e.tag.clone()),
+                    solution: e.solution.clone(),
+                }),
+                None => missing.push((p.id, seed)),
+            }
+        }
+    }
+    Ok(Export {
+        list,
+        refused,
+        missing,
+    })
+}
+
+fn export(a: ExportArgs) -> Result<()> {
+    let phrases = a.phrases.get()?;
+    let problems = problems(&a.files)?;
+    let store = existing(&a.store)?;
+    let Export {
+        list,
+        refused,
+        missing,
+    } = export_store(&store, &problems, &phrases)?;
+    for line in &refused {
+        eprintln!("hextris store export: {line}");
+    }
+    if !missing.is_empty() {
+        // Name the first few; a store that has just begun may lack hundreds.
+        const NAMED: usize = 20;
+        let mut named: Vec<String> = missing
+            .iter()
+            .take(NAMED)
+            .map(|(p, s)| format!("problem {p} seed {s}"))
+            .collect();
+        if missing.len() > NAMED {
+            named.push(format!("and {} more", missing.len() - NAMED));
+        }
+        eprintln!(
+            "export: no entry for {} seed(s): {}",
+            missing.len(),
+            named.join(", ")
+        );
+    }
+    eprintln!("export: {} entries", list.len());
+    let json = solutions_to_json(&list);
+    match &a.out {
+        Some(path) => write_atomic(path, json.as_bytes())?,
+        None => print!("{json}"),
+    }
+    refused_is_an_error(refused.len())
+}
