@@ -286,6 +286,11 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// A deterministic measure of what polishing `game` costs: units placed times board cells.
+    fn polish_work(&self, game: &Game) -> u64 {
+        game.plan.placements.len() as u64 * self.problem.width as u64 * self.problem.height as u64
+    }
+
     /// Re-spells a game with the character encoder; `None` when it could not finish in time.
     fn polish(&self, game: &Game) -> Option<(SeedResult, Duration)> {
         let t0 = Instant::now();
@@ -557,6 +562,7 @@ impl<'a> Search<'a> {
                 let g = &games[i];
                 !g.polished
                     && !g.plan.placements.is_empty()
+                    && (self.deadline.is_some() || self.polish_work(g) <= ATTEMPTS_POLISH_WORK)
                     && g.result.score as f64 * costs.polish_gain >= best.score as f64
                     && g.encode_time.as_secs_f64().max(costs.encode / 4.0) * costs.chars_factor
                         <= left
@@ -591,6 +597,11 @@ impl<'a> Search<'a> {
         true
     }
 }
+
+/// With a number of attempts (no clock to stop it), the most [`Search::polish_work`] a polish
+/// may cost: 500,000 takes about a second on this project's machine; problem 24's games (1,620
+/// units on 100 x 40) take minutes, so a run by attempts leaves them as the DP encoder spelt them.
+const ATTEMPTS_POLISH_WORK: u64 = 500_000;
 
 /// Games kept as candidates for polishing.
 const KEEP_GAMES: usize = 4;
