@@ -10,13 +10,14 @@
 //!   that command there: the command's name, and either the pivot's move and turn (`dx`, `dy`,
 //!   `r` sixths of a turn clockwise), a lock, or an ignored command. The same command moves the
 //!   pivot differently on even and odd rows; each case is its own code, measured, not derived.
-//! - `locks`: per lock, the points, the move score, lines and unit number after it, how the game
-//!   stands, the board cells filled, the rows cleared (the rows above drop, as in the engine),
-//!   and the next unit in play (unit, pivot, orientation) or none.
+//! - `locks`: per lock, the points and lines of the lock, the move score, lines and unit number
+//!   after it, how the game stands, the board cells filled, the rows cleared (the rows above
+//!   drop, as in the engine), the next unit in play (unit, pivot, orientation) or none, and the
+//!   unit that locked (for its colour).
 //! - `occ`: every occurrence of a phrase in the text, in the order they end: the phrase, where it
 //!   ends and the power it adds (numbers in a compact form, [`push_number`]). An occurrence
 //!   counts from the first frame whose spelt text reaches its end, as in [`Replay::counts_at`].
-//! - `units`: per unit, orientation and pivot-row parity, the member cells relative to the pivot
+//! - `shapes`: per unit, orientation and pivot-row parity, the member cells relative to the pivot
 //!   (the engine's [`crate::engine::Unit::shape`]), so the script places the unit in play by
 //!   adding its pivot.
 //!
