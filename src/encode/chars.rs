@@ -128,6 +128,13 @@ impl Region {
             return false;
         }
         let y0 = sp.spawn_state().y;
+        // Only the rows a descent can reach from the spawn: the orientations of a unit whose
+        // pivot lies far away occupy far-apart rows, and a target past the gap is unreachable
+        // (without this the loops below would walk billions of empty rows).
+        let y_end = y_end.min(sp.rows_from(y0).end - 1);
+        if y_end < y0 {
+            return false;
+        }
         if let Some(c) = corridor {
             let Some((cmds, _)) = sp.path(free, sp.spawn_state(), key, &mut bufs.bfs) else {
                 return false;
