@@ -223,7 +223,7 @@ mod reference {
     /// first; the first one reaching the least height wins. Returns the height and the pairs.
     pub fn best(letters: &[char], width: usize, rotations: bool) -> (usize, Vec<(usize, usize)>) {
         fn go(
-            grid: &Vec<Vec<bool>>,
+            grid: &[Vec<bool>],
             letters: &[char],
             width: usize,
             rotations: bool,
@@ -241,7 +241,7 @@ mod reference {
             for (r, picture) in pictures.iter().enumerate().take(n) {
                 let (_, w) = cells(picture);
                 for column in 0..(width + 1).saturating_sub(w) {
-                    let mut next = grid.clone();
+                    let mut next = grid.to_vec();
                     drop_piece(&mut next, width, picture, column);
                     path.push((r, column));
                     go(&next, letters, width, rotations, path, best);
@@ -250,14 +250,7 @@ mod reference {
             }
         }
         let mut best = None;
-        go(
-            &Vec::new(),
-            letters,
-            width,
-            rotations,
-            &mut Vec::new(),
-            &mut best,
-        );
+        go(&[], letters, width, rotations, &mut Vec::new(), &mut best);
         best.expect("every piece fits the well")
     }
 

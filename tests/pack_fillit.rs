@@ -152,7 +152,7 @@ fn reference_parse(bytes: &[u8], max_pieces: usize) -> Option<Vec<Vec<(usize, us
     }
     let lines: Vec<&str> = text[..text.len() - 1].split('\n').collect();
     // n blocks take 4 n + (n - 1) lines.
-    if (lines.len() + 1) % 5 != 0 {
+    if !(lines.len() + 1).is_multiple_of(5) {
         return None;
     }
     let n = (lines.len() + 1) / 5;
@@ -364,7 +364,7 @@ fn tight_pieces(s: usize, holes: usize, rng: &mut Pcg64Mcg) -> Option<Vec<Shape>
         }
         false
     }
-    if (s * s - holes) % 4 != 0 {
+    if !(s * s - holes).is_multiple_of(4) {
         return None;
     }
     let mut out = Vec::new();

@@ -196,8 +196,8 @@ pub fn check(inst: &Instance, pieces: &[Piece]) -> Vec<String> {
         };
         for &(dx, dy) in &shape.cells {
             // An answer may hold any u64: a sum past usize::MAX is outside the board too.
-            let x = p.x.checked_add(dx as usize).unwrap_or(usize::MAX);
-            let y = p.y.checked_add(dy as usize).unwrap_or(usize::MAX);
+            let x = p.x.saturating_add(dx as usize);
+            let y = p.y.saturating_add(dy as usize);
             if x >= w || y >= h {
                 problems.push(format!(
                     "{name}: cell ({x}, {y}) is outside the {w} x {h} board"
