@@ -254,14 +254,7 @@ mod reference {
             }
         }
         let mut best = None;
-        go(
-            &Vec::new(),
-            letters,
-            width,
-            rotations,
-            &mut Vec::new(),
-            &mut best,
-        );
+        go(&[], letters, width, rotations, &mut Vec::new(), &mut best);
         best.expect("every piece fits the well")
     }
 
@@ -304,19 +297,19 @@ mod reference {
     }
 
     /// Differential: random sequences, widths 1 to 8, with and without rotations; the sizes
-    /// are those the exhaustive reference does in a few milliseconds (about 10^5 leaves).
+    /// are those the exhaustive reference does in about a millisecond (up to about 10^4 leaves).
     #[test]
     fn differential_random_sequences() {
         let mut rng = Pcg64Mcg::seed_from_u64(3);
         let start = Instant::now();
         let mut cases = 0;
-        while cases < 2500 {
+        while cases < 2000 {
             let rotations = rng.gen_bool(0.5);
             let width = rng.gen_range(1..=8);
             let n = if rotations {
-                rng.gen_range(1..=if width <= 4 { 5 } else { 4 })
+                rng.gen_range(1..=if width <= 4 { 4 } else { 3 })
             } else {
-                rng.gen_range(1..=if width <= 4 { 8 } else { 6 })
+                rng.gen_range(1..=if width <= 4 { 7 } else { 5 })
             };
             let letters = random_letters(&mut rng, n);
             if !valid(&letters.iter().collect::<String>(), width, rotations) {
@@ -343,7 +336,7 @@ mod reference {
             let width = rng.gen_range(2..=8);
             let kinds = rng.gen_range(1..=2);
             let pool = random_letters(&mut rng, kinds);
-            let n = rng.gen_range(2..=if rotations { 4 } else { 6 });
+            let n = rng.gen_range(2..=if rotations { 3 } else { 5 });
             let letters: Vec<char> = (0..n).map(|_| pool[rng.gen_range(0..pool.len())]).collect();
             if !valid(&letters.iter().collect::<String>(), width, rotations) {
                 continue;

@@ -695,7 +695,8 @@ mod reference {
         assert!(tileable(4, 4, &[1, 1, 1, 0, 0, 0, 1])); // The original's test0.
         assert!(!tileable(4, 4, &[0, 0, 0, 0, 4, 0, 0])); // Four S never tile a square.
         assert!(!tileable(4, 4, &[0, 0, 0, 3, 0, 1, 0])); // An odd number of T.
-        assert!(tileable(4, 2, &[0, 1, 1, 0, 0, 0, 0]));
+        assert!(tileable(4, 2, &[0, 2, 0, 0, 0, 0, 0])); // Two J make a 4 x 2.
+        assert!(!tileable(4, 2, &[0, 1, 1, 0, 0, 0, 0])); // A J and an L do not.
         let i = Piece {
             figure: Figure::I,
             angle: 1,

@@ -195,7 +195,9 @@ pub fn check(inst: &Instance, pieces: &[Piece]) -> Vec<String> {
             continue;
         };
         for &(dx, dy) in &shape.cells {
-            let (x, y) = (p.x + dx as usize, p.y + dy as usize);
+            // An answer may hold any u64: a sum past usize::MAX is outside the board too.
+            let x = p.x.saturating_add(dx as usize);
+            let y = p.y.saturating_add(dy as usize);
             if x >= w || y >= h {
                 problems.push(format!(
                     "{name}: cell ({x}, {y}) is outside the {w} x {h} board"
@@ -442,7 +444,9 @@ pub fn draw(inst: &Instance, pieces: &[Piece]) -> String {
         let cells: Vec<(usize, usize)> = shape
             .cells
             .iter()
-            .map(|&(dx, dy)| (p.x + dx as usize, p.y + dy as usize))
+            .filter_map(|&(dx, dy)| {
+                Some((p.x.checked_add(dx as usize)?, p.y.checked_add(dy as usize)?))
+            })
             .filter(|&(x, y)| x < w && y < h)
             .collect();
         let upper = p.figure.letter() as u8;
@@ -596,6 +600,16 @@ mod tests {
         assert!(check(&i, &bad_angle)[0].contains("angle 2 is not valid"));
         let outside = [Piece { x: 1, ..ok[0] }, ok[1]];
         assert!(check(&i, &outside).iter().any(|s| s.contains("outside")));
+        // Regression: a corner near usize::MAX overflowed (a panic in debug builds, a cell
+        // wrapped onto the board in release ones).
+        let far = [
+            Piece {
+                x: usize::MAX,
+                ..ok[0]
+            },
+            ok[1],
+        ];
+        assert!(check(&i, &far).iter().any(|s| s.contains("outside")));
         let wrong_set = [ok[0], ok[1], ok[1]];
         assert!(check(&i, &wrong_set)
             .iter()
