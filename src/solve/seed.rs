@@ -573,11 +573,11 @@ impl<'a> Search<'a> {
         let picks: Vec<usize> = (0..games.len())
             .filter(|&i| {
                 let g = &games[i];
-                // Only games the DP encoder spelt: the factor is learnt against its time, and
-                // a quick answer spelt greedily is rarely worth a polish that may take all the
-                // time left (problem 14's did, and its beams never ran).
+                // On a clock, only games the DP encoder spelt: the factor is learnt against its
+                // time, and a quick answer spelt greedily is rarely worth a polish that may
+                // take all the time left (problem 14's did, and its beams never ran).
                 !g.polished
-                    && g.mode == Mode::Dp
+                    && (g.mode == Mode::Dp || self.deadline.is_none())
                     && !g.plan.placements.is_empty()
                     && (self.deadline.is_some() || self.polish_work(g) <= ATTEMPTS_POLISH_WORK)
                     && g.result.score as f64 * costs.polish_gain >= best.score as f64
