@@ -23,6 +23,10 @@ use std::time::Instant;
 use unit::{Job, UnitGeometry};
 use walk::Spelt;
 
+/// Margin on the greedy encoder's expected time for the units left, when a late DP encoding
+/// hands over to it (see [`Encoder::encode_by`]).
+const HANDOVER_MARGIN: f64 = 2.0;
+
 /// How to spell a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -106,14 +110,28 @@ impl<'a> Encoder<'a> {
     /// ends early (a valid, shorter game). Plain paths spell the first unit whatever the time
     /// (one short search), so that a plan never gives an empty answer.
     pub fn encode(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
+        self.encode_by(plan, mode, deadline, 0.0)
+    }
+
+    /// As [`Encoder::encode`], but the DP encoder hands over to the greedy one (several times
+    /// faster) once the time left before `deadline` falls below what the greedy one would need
+    /// for the units left, at `greedy_unit` seconds a unit (with a margin): a DP encoding that
+    /// runs late then still spells a whole game instead of ending it early. 0 never hands over.
+    pub fn encode_by(
+        &self,
+        plan: &Plan,
+        mode: Mode,
+        deadline: Option<Instant>,
+        greedy_unit: f64,
+    ) -> String {
         // The buffers are sized by the board's state count; on a large board filling them anew
         // costs more than spelling a unit, so each thread keeps its own between encodings.
         thread_local! {
             static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
         }
         BUFFERS.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut b) => self.encode_with(plan, mode, deadline, &mut b),
-            Err(_) => self.encode_with(plan, mode, deadline, &mut Buffers::default()),
+            Ok(mut b) => self.encode_with(plan, mode, deadline, greedy_unit, &mut b),
+            Err(_) => self.encode_with(plan, mode, deadline, greedy_unit, &mut Buffers::default()),
         })
     }
 
@@ -122,15 +140,24 @@ impl<'a> Encoder<'a> {
         plan: &Plan,
         mode: Mode,
         deadline: Option<Instant>,
+        greedy_unit: f64,
         b: &mut Buffers,
     ) -> String {
         let mut sim = Sim::new(self.problem);
         let mut out = String::new();
         let mut used = vec![false; self.table.phrases.len()];
+        let mut mode = mode;
+        let units = plan.placements.len();
         for (u, pl) in plan.placements.iter().enumerate() {
             let first_plain = u == 0 && mode == Mode::Plain;
             if crate::stop::passed(deadline) && !first_plain {
                 break;
+            }
+            if let (Mode::Dp, Some(d)) = (mode, deadline) {
+                let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
+                if greedy_unit > 0.0 && left < (units - u) as f64 * greedy_unit * HANDOVER_MARGIN {
+                    mode = Mode::Greedy;
+                }
             }
             let space = &self.tables.spaces[pl.unit];
             space.free_map(&sim.board, &mut b.free);

@@ -26,6 +26,7 @@ use crate::encode::{CharStats, Encoder, Mode, PhraseValuer};
 use crate::engine::{evaluate, Problem};
 use crate::plan::{plan_beam, plan_of_text, BeamShape, Placement, Plan, PlanConfig, Tables};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What the solver may spend on one seed.
@@ -154,6 +155,9 @@ struct Search<'a> {
     /// Whether the planner values what units that cannot rotate can spell on their way.
     aware: bool,
     debug: bool,
+    /// The greedy encoder's time per unit (f64 bits), measured on the quick answer: a late DP
+    /// encoding hands over to the greedy one so that it still spells a whole game.
+    greedy_unit: AtomicU64,
 }
 
 impl<'a> Search<'a> {
@@ -177,6 +181,7 @@ impl<'a> Search<'a> {
             // a plan and showed no gain in the benchmark, so it is not used.)
             aware: spells && prep.tables.spaces.iter().any(|s| !s.rotates()),
             debug: super::debug_enabled(),
+            greedy_unit: AtomicU64::new(0),
         }
     }
 
@@ -223,7 +228,10 @@ impl<'a> Search<'a> {
             valuer.as_mut().map(|v| v as _),
         );
         let plan_time = t0.elapsed();
-        let text = self.encoder.encode(&plan, mode, self.deadline);
+        let greedy_unit = f64::from_bits(self.greedy_unit.load(Ordering::Relaxed));
+        let text = self
+            .encoder
+            .encode_by(&plan, mode, self.deadline, greedy_unit);
         let encode_time = t0.elapsed() - plan_time;
         let from = if prefix.is_empty() {
             String::new()
@@ -419,6 +427,15 @@ impl<'a> Search<'a> {
                     .mul_f64(QUICK_PLAN_SHARE)
         });
         let quick = self.quick(fast, plan_until);
+        let units = quick.plan.placements.len().max(1) as f64;
+        let greedy_unit = quick.encode_time.as_secs_f64()
+            * match quick.mode {
+                Mode::Plain => FIRST_SPELL_FACTOR,
+                _ => 1.0,
+            }
+            / units;
+        self.greedy_unit
+            .store(greedy_unit.to_bits(), Ordering::Relaxed);
         // Half the memory for the beams of all the lanes at once; the rest is tables and answers.
         let per_beam = self.cfg.memory / 2 / lanes.max(1) as u64;
         let source = self.problem.source_length.max(1) as f64;
@@ -622,3 +639,37 @@ const ATTEMPTS_POLISH_WORK: u64 = 500_000;
 
 /// Games kept as candidates for polishing.
 const KEEP_GAMES: usize = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Phrases;
+
+    /// Regression: a beam attempt's cost once counted the character encoder's polish (about 60
+    /// times the DP encoding), so on a clock any problem whose DP encoding took more than a
+    /// sixtieth of the budget stopped after its quick answer (problem 14 at 10 s: 73,618 instead
+    /// of 105,280; all 25 problems: 354,953 instead of 798,341). Here the budget is 30 times the
+    /// DP encoding the solver expects (and room for a few narrow plans): the old cost, 61 times
+    /// it, never fitted; beams must run.
+    #[test]
+    fn a_dear_polish_does_not_stop_the_beams() {
+        let text = include_str!("../../problems/sample_wide.json");
+        let problem = Problem::from_json(text, std::path::Path::new("sample_wide.json")).unwrap();
+        let prep = Prepared::new(&problem);
+        let cfg = SolveConfig::new(Phrases::official());
+        let seed = problem.seeds[0];
+        let search = Search::new(&prep, seed, Budget::Attempts(1), &cfg);
+        let quick = search.quick(Mode::Greedy, None);
+        let encode = quick.encode_time.as_secs_f64() * FIRST_DP_FACTOR;
+        let plan = quick.plan_time.as_secs_f64();
+        let budget = (30.0 * encode).max(20.0 * (plan + encode));
+        let deadline = Instant::now() + Duration::from_secs_f64(budget);
+        let result = solve_seed(&prep, seed, Budget::Until(deadline), 1, &cfg);
+        assert!(
+            result.attempts >= 2,
+            "only {} attempt(s) in {budget:.3} s: {}",
+            result.attempts,
+            result.tag
+        );
+    }
+}
