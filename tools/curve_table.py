@@ -13,6 +13,8 @@ import argparse
 import re
 import sys
 
+from results_table import read_leaderboard
+
 
 def read_curve(path):
     """Budgets in order, and per budget: problem -> score."""
@@ -34,26 +36,14 @@ def read_curve(path):
     return budgets, tables
 
 
-def read_best(path):
-    """Best 2015 score per problem, from the leaderboard's table."""
-    best = {}
-    with open(path) as f:
-        for line in f:
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) >= 10 and cells[0].isdigit():
-                best[int(cells[0])] = int(cells[4])
-    if not best:
-        sys.exit(f"{path}: no leaderboard rows found")
-    return best
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("curve")
     ap.add_argument("--leaderboard", default="../shared/icfp2015/LEADERBOARD.md")
     a = ap.parse_args()
     budgets, tables = read_curve(a.curve)
-    best = read_best(a.leaderboard)
+    # The best 2015 score per problem (the first field of the leaderboard's row).
+    best = {p: row[0] for p, row in read_leaderboard(a.leaderboard).items()}
     head = ["problem"] + [f"{b} s" for b in budgets] + ["best of 2015"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))

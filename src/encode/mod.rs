@@ -153,9 +153,9 @@ impl<'a> Encoder<'a> {
             if crate::stop::passed(deadline) && !first_plain {
                 break;
             }
-            if let (Mode::Dp, Some(d)) = (mode, deadline) {
+            if let (Mode::Dp, Some(d), true) = (mode, deadline, greedy_unit > 0.0) {
                 let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-                if greedy_unit > 0.0 && left < (units - u) as f64 * greedy_unit * HANDOVER_MARGIN {
+                if left < (units - u) as f64 * greedy_unit * HANDOVER_MARGIN {
                     mode = Mode::Greedy;
                 }
             }
