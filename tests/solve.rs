@@ -133,3 +133,84 @@ fn random_problems_get_answers_that_replay() {
     }
     assert!(solved >= 150, "only {solved} random problems were valid");
 }
+
+/// Property test of the neighbourhood search's spelling: a game that keeps the opening of
+/// another keeps its text ([`text_of_opening`]) and spells only the units after it. On random
+/// small problems, for every cut of a game spelt by the DP encoder: the opening's text locks
+/// exactly the units before the cut, and the game spelt after it (greedy and DP) starts with it,
+/// replays without error, locks every planned unit, and earns the same move score (the same
+/// placements), with every phrase of the opening counted as used.
+#[test]
+fn a_kept_opening_is_not_spelt_again() {
+    use hextris::encode::Opening;
+    use hextris::plan::text_of_opening;
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1337);
+    let phrases = Phrases::official();
+    let table = PhraseTable::new(&phrases);
+    let (mut games, mut cuts, mut with_power) = (0, 0, 0);
+    for _ in 0..150 {
+        let (w, h) = (rng.gen_range(5..16usize), rng.gen_range(6..16usize));
+        let units: Vec<String> = (0..rng.gen_range(1..4))
+            .map(|_| hextris::testkit::random_unit(&mut rng, 5, 0.3))
+            .collect();
+        let (length, seed) = (rng.gen_range(2..30), rng.gen_range(0..100000u32));
+        let json = hextris::testkit::random_problem(
+            &mut rng,
+            (w, h),
+            (h / 2, 0.2),
+            &units,
+            (length, &[seed]),
+        );
+        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
+        else {
+            continue;
+        };
+        let tables = Tables::new(&p);
+        let enc = Encoder::new(&p, &tables, &table);
+        let cfg = PlanConfig {
+            weights: Weights::system("low").unwrap(),
+            rng_seed: 3,
+            deadline: None,
+            narrow_at: None,
+            prefix: Vec::new(),
+        };
+        let plan = plan_greedy(&p, &tables, seed, &cfg);
+        let text = enc.encode(&plan, Mode::Dp, None);
+        let full = evaluate(&p, seed, &text, &phrases);
+        assert!(!full.end.is_error(), "{json}");
+        let n = plan.placements.len();
+        assert_eq!(full.locked as usize, n, "{json}");
+        games += 1;
+        with_power += (full.power_score > 0) as u32;
+        assert_eq!(text_of_opening(&p, seed, &text, n + 1), None, "{json}");
+        for k in 0..=n {
+            let opening = text_of_opening(&p, seed, &text, k).expect("the game locks k units");
+            assert!(text.starts_with(opening));
+            let e = evaluate(&p, seed, opening, &phrases);
+            assert_eq!(e.locked as usize, k, "{json}\nopening of {k}: {opening}");
+            for mode in [Mode::Greedy, Mode::Dp] {
+                let after = enc.encode_after(
+                    &plan,
+                    Opening {
+                        units: k,
+                        text: opening,
+                    },
+                    mode,
+                    None,
+                    0.0,
+                );
+                assert!(after.starts_with(opening));
+                let e = evaluate(&p, seed, &after, &phrases);
+                assert!(!e.end.is_error(), "{json}\ncut {k}: {after}: {}", e.end);
+                assert_eq!(e.locked as usize, n, "{json}\ncut {k}");
+                assert_eq!(e.move_score, full.move_score, "{json}\ncut {k}");
+            }
+            cuts += 1;
+        }
+    }
+    assert!(
+        games >= 100 && cuts >= 1000 && with_power >= 50,
+        "{games} games, {cuts} cuts, {with_power} with power"
+    );
+}

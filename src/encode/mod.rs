@@ -27,6 +27,14 @@ use walk::Spelt;
 /// hands over to it (see [`Encoder::encode_by`]).
 const HANDOVER_MARGIN: f64 = 2.0;
 
+/// The opening of a game kept from another: its first `units` placements, already spelt as
+/// `text` (see [`crate::plan::text_of_opening`]). The default keeps nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Opening<'t> {
+    pub units: usize,
+    pub text: &'t str,
+}
+
 /// How to spell a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -124,31 +132,59 @@ impl<'a> Encoder<'a> {
         deadline: Option<Instant>,
         greedy_unit: f64,
     ) -> String {
+        self.encode_after(plan, Opening::default(), mode, deadline, greedy_unit)
+    }
+
+    /// As [`Encoder::encode_by`], but the plan's first `opening.units` placements are taken as
+    /// spelt by `opening.text` (the caller's promise: that text locks exactly them), so that only
+    /// the rest is spelt; the phrases the opening holds count as used.
+    pub fn encode_after(
+        &self,
+        plan: &Plan,
+        opening: Opening,
+        mode: Mode,
+        deadline: Option<Instant>,
+        greedy_unit: f64,
+    ) -> String {
         // The buffers are sized by the board's state count; on a large board filling them anew
         // costs more than spelling a unit, so each thread keeps its own between encodings.
         thread_local! {
             static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
         }
         BUFFERS.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut b) => self.encode_with(plan, mode, deadline, greedy_unit, &mut b),
-            Err(_) => self.encode_with(plan, mode, deadline, greedy_unit, &mut Buffers::default()),
+            Ok(mut b) => self.encode_with(plan, opening, mode, deadline, greedy_unit, &mut b),
+            Err(_) => {
+                let mut b = Buffers::default();
+                self.encode_with(plan, opening, mode, deadline, greedy_unit, &mut b)
+            }
         })
     }
 
     fn encode_with(
         &self,
         plan: &Plan,
+        opening: Opening,
         mode: Mode,
         deadline: Option<Instant>,
         greedy_unit: f64,
         b: &mut Buffers,
     ) -> String {
         let mut sim = Sim::new(self.problem);
-        let mut out = String::new();
-        let mut used = vec![false; self.table.phrases.len()];
+        let mut out = String::from(opening.text);
+        let lower = opening.text.to_lowercase();
+        let mut used: Vec<bool> = self
+            .table
+            .phrases
+            .iter()
+            .map(|p| lower.contains(&p.text))
+            .collect();
         let mut mode = mode;
         let units = plan.placements.len();
         for (u, pl) in plan.placements.iter().enumerate() {
+            if u < opening.units {
+                sim.lock(self.problem, pl.unit, pl.lock.state);
+                continue;
+            }
             let first_plain = u == 0 && mode == Mode::Plain;
             if crate::stop::passed(deadline) && !first_plain {
                 break;

@@ -118,6 +118,36 @@ pub struct Plan {
     pub truncated: bool,
 }
 
+/// The part of a solution text that plays its first `units` units on `seed`: up to and including
+/// the command that locks the last of them (empty for 0). `None` when the text errs first or
+/// locks fewer units. An improvement of a game that keeps its opening keeps this text for it.
+pub fn text_of_opening<'t>(
+    problem: &Problem,
+    seed: u32,
+    text: &'t str,
+    units: usize,
+) -> Option<&'t str> {
+    if units == 0 {
+        return Some("");
+    }
+    let mut game = Game::new(problem, seed);
+    let mut locked = 0;
+    for (at, ch) in text.char_indices() {
+        let cmd = match Command::decode(ch) {
+            Decoded::Command(c) => c,
+            Decoded::Ignored => continue,
+            Decoded::Invalid => return None,
+        };
+        if let Outcome::Locked { .. } = game.step(cmd).ok()? {
+            locked += 1;
+            if locked == units {
+                return Some(&text[..at + ch.len_utf8()]);
+            }
+        }
+    }
+    None
+}
+
 /// The plan a solution text plays on `seed`: each unit's lock, in order, as the engine replays
 /// it (so a stored game can be spelt again or improved). `None` when the text errs.
 pub fn plan_of_text(problem: &Problem, tables: &Tables, seed: u32, text: &str) -> Option<Plan> {

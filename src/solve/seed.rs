@@ -10,8 +10,10 @@
 //!   beams cycle through the systems; from width [`WIDE`] on, beams are few and costly, so they
 //!   go to the systems that did best at the widest beams they ran.
 //! - **Neighbourhoods.** Once the beams can grow no wider (memory, or the time a wider one
-//!   would take), every other round re-plans the best game from a cut: the units before it kept,
-//!   the rest planned anew by a beam, the whole game spelt again.
+//!   would take), every other round re-plans the best game from a cut: the units before it kept
+//!   with their text, the rest planned anew by a beam and spelt. So does every round narrower
+//!   than the last, and, when no whole round fits in the time left, rounds whose cut lies late
+//!   enough for the rest to be planned and spelt in time ([`Search::tail_round`]).
 //! - **Polish.** The character encoder ([`crate::encode::chars`]) spells a plan better than the
 //!   DP encoder (every occurrence, overlaps and spans counted) but costs tens of times more, so
 //!   it re-spells the games that may become the best: the best game not yet polished, whenever
@@ -22,9 +24,11 @@
 //! that completes `n`; `Budget::Attempts` fixes `n` (reproducible to the character).
 
 use super::{Prepared, SeedResult, SolveConfig};
-use crate::encode::{CharStats, Encoder, Mode, PhraseValuer};
+use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseValuer};
 use crate::engine::{evaluate, Problem};
-use crate::plan::{plan_beam, plan_of_text, BeamShape, Placement, Plan, PlanConfig, Tables};
+use crate::plan::{
+    plan_beam, plan_of_text, text_of_opening, BeamShape, Placement, Plan, PlanConfig, Tables,
+};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -110,6 +114,8 @@ struct Spec<'a> {
     width: usize,
     mode: Mode,
     prefix: &'a [Placement],
+    /// The text of the game `prefix` comes from: its opening is kept, not spelt again.
+    base_text: &'a str,
     /// The greedy encoder's expected time per unit: a late DP encoding hands over to it for the
     /// units left, so that it still spells a whole game (0: never).
     greedy_unit: f64,
@@ -200,6 +206,7 @@ impl<'a> Search<'a> {
             width,
             mode,
             prefix,
+            base_text,
             greedy_unit,
         } = spec;
         let (name, weights) = &self.cfg.systems[system];
@@ -227,9 +234,16 @@ impl<'a> Search<'a> {
             valuer.as_mut().map(|v| v as _),
         );
         let plan_time = t0.elapsed();
+        // The kept units are spelt as the game they come from spelt them (polished, perhaps): only
+        // the units planned anew are spelt, which on a large board is most of an attempt's time.
+        let opening = text_of_opening(self.problem, self.seed, base_text, prefix.len())
+            .map_or_else(Opening::default, |text| Opening {
+                units: prefix.len(),
+                text,
+            });
         let text = self
             .encoder
-            .encode_by(&plan, mode, self.deadline, greedy_unit);
+            .encode_after(&plan, opening, mode, self.deadline, greedy_unit);
         let encode_time = t0.elapsed() - plan_time;
         let from = if prefix.is_empty() {
             String::new()
@@ -242,7 +256,7 @@ impl<'a> Search<'a> {
         );
         if self.debug {
             eprintln!(
-                "  problem {} seed {} attempt {i} w{width} {}: plan {:.3}s ({} units) encode {:.3}s score {}",
+                "  problem {} seed {} attempt {i} w{width}{from} {}: plan {:.3}s ({} units) encode {:.3}s score {}",
                 self.problem.id,
                 self.seed,
                 mode.name(),
@@ -341,6 +355,7 @@ impl<'a> Search<'a> {
                 width: 1,
                 mode: Mode::Plain,
                 prefix: &[],
+                base_text: "",
                 greedy_unit: 0.0,
             },
             plan_until,
@@ -497,10 +512,19 @@ impl<'a> Search<'a> {
             // when no round fits in the time left.
             let stuck = round.is_none_or(|(next, _)| next <= width);
             if self.spells && stuck && self.polish_round(&mut games, &mut best, &mut costs, lanes) {
+                // A polish may change which game is the best: the neighbourhoods start from it.
+                games.sort_by_key(|g| std::cmp::Reverse(g.result.score));
                 continue;
             }
-            let Some((next, n)) = round else {
-                break;
+            // When no whole round fits in the time left, the rest of it goes to neighbourhoods
+            // of the best game whose cut lies late enough for the units after it to be planned
+            // and spelt in time (only those are spelt: the opening keeps its text).
+            let (next, n, tail) = match round {
+                Some((next, n)) => (next, n, None),
+                None => match self.tail_round(&games[0], &costs, width) {
+                    Some((w, units)) => (w, lanes, Some(units)),
+                    None => break,
+                },
             };
             // Leave time to finish the game greedily and to spell it.
             let narrow_at = self.deadline.map(|d| {
@@ -523,17 +547,26 @@ impl<'a> Search<'a> {
             // anew, so the time left goes to improving the best game, not only to new ones.
             let stuck = next <= width;
             stuck_rounds += stuck as u32;
-            let base: Vec<Placement> = if stuck && stuck_rounds.is_multiple_of(2) {
-                games[0].plan.placements.clone()
-            } else {
-                Vec::new()
-            };
+            // A round narrower than the last (the time left no longer allows the width reached)
+            // would play games worse than the best already in hand: it re-plans the best instead.
+            let shrinking = next < width;
+            let (base, base_text): (Vec<Placement>, String) =
+                if tail.is_some() || shrinking || (stuck && stuck_rounds.is_multiple_of(2)) {
+                    (
+                        games[0].plan.placements.clone(),
+                        games[0].result.solution.clone(),
+                    )
+                } else {
+                    (Vec::new(), String::new())
+                };
+            // The cut: anywhere in the game, or among its last `tail` units.
+            let span = tail.unwrap_or(base.len()).min(base.len()) as u64;
             let cut = |i: u32| {
-                if base.is_empty() {
+                if base.is_empty() || span == 0 {
                     0
                 } else {
-                    (((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % base.len() as u64)
-                        as usize
+                    let r = ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % span;
+                    base.len() - span as usize + r as usize
                 }
             };
             let round: Vec<Game> = (0..n)
@@ -546,13 +579,16 @@ impl<'a> Search<'a> {
                         width: next,
                         mode: slow,
                         prefix: &base[..cut(i)],
+                        base_text: &base_text,
                         greedy_unit,
                     };
                     self.attempt(spec, None, narrow_at)
                 })
                 .collect();
             done += n as u32;
-            width = next;
+            if tail.is_none() {
+                width = next;
+            }
             for g in round {
                 let r = &mut record[g.system];
                 *r = (*r).max((next, g.result.score));
@@ -573,6 +609,30 @@ impl<'a> Search<'a> {
         }
         best.attempts = done;
         best
+    }
+
+    /// A round of neighbourhoods for the time left when no whole round fits: the widest beam, up
+    /// to `width`, that can plan and spell the last units of `best` in that time, and how many
+    /// of its last units (at least [`TAIL_MIN_SHARE`] of them, and one); `None` when none fits.
+    fn tail_round(&self, best: &Game, costs: &Costs, width: usize) -> Option<(usize, usize)> {
+        let units = best.plan.placements.len();
+        if units == 0 || self.deadline.is_none() {
+            return None;
+        }
+        let left = self.left();
+        let least = ((units as f64 * TAIL_MIN_SHARE).ceil() as usize).max(1);
+        let mut w = width.max(1);
+        loop {
+            let per_unit = costs.per_unit * w as f64 * PLAN_MARGIN + costs.encode / units as f64;
+            let fit = (left / per_unit.max(1e-9)).floor().min(units as f64) as usize;
+            if fit >= least {
+                return Some((w, fit));
+            }
+            if w == 1 {
+                return None;
+            }
+            w /= 2;
+        }
     }
 
     /// Polishes the best games not polished yet that may become the best (up to `lanes` at a
@@ -634,6 +694,10 @@ impl<'a> Search<'a> {
 /// may cost: 500,000 takes about a second on this project's machine; problem 24's games (1,620
 /// units on 100 x 40) take minutes, so a run by attempts leaves them as the DP encoder spelt them.
 const ATTEMPTS_POLISH_WORK: u64 = 500_000;
+
+/// The least share of a game's units a neighbourhood of the time left re-plans (see
+/// [`Search::tail_round`]): fewer would rarely change the game.
+const TAIL_MIN_SHARE: f64 = 0.05;
 
 /// Games kept as candidates for polishing.
 const KEEP_GAMES: usize = 4;
