@@ -51,6 +51,17 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
     assert_eq!(seeds, 174, "174 distinct (problem, seed) pairs");
 }
 
+/// A whole game's planner options: system `system`, tie-break seed `rng_seed`, no clock.
+fn greedy_config(system: &str, rng_seed: u64) -> PlanConfig {
+    PlanConfig {
+        weights: Weights::system(system).unwrap(),
+        rng_seed,
+        deadline: None,
+        narrow_at: None,
+        prefix: Vec::new(),
+    }
+}
+
 #[test]
 #[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
 fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
@@ -63,13 +74,7 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
         let enc = Encoder::new(&p, &tables, &table);
         // Two seeds per problem (or its only one), two scoring systems.
         for (&seed, system) in p.distinct_seeds().iter().take(2).zip(["low", "fill"]) {
-            let cfg = PlanConfig {
-                weights: Weights::system(system).unwrap(),
-                rng_seed: 7,
-                deadline: None,
-                narrow_at: None,
-                prefix: Vec::new(),
-            };
+            let cfg = greedy_config(system, 7);
             let plan = plan_greedy(&p, &tables, seed, &cfg);
             let greedy = evaluate(&p, seed, &enc.encode(&plan, Mode::Greedy, None), &phrases);
             let dp = evaluate(&p, seed, &enc.encode(&plan, Mode::Dp, None), &phrases);
@@ -168,13 +173,7 @@ fn a_kept_opening_is_not_spelt_again() {
         };
         let tables = Tables::new(&p);
         let enc = Encoder::new(&p, &tables, &table);
-        let cfg = PlanConfig {
-            weights: Weights::system("low").unwrap(),
-            rng_seed: 3,
-            deadline: None,
-            narrow_at: None,
-            prefix: Vec::new(),
-        };
+        let cfg = greedy_config("low", 3);
         let plan = plan_greedy(&p, &tables, seed, &cfg);
         let text = enc.encode(&plan, Mode::Dp, None);
         let full = evaluate(&p, seed, &text, &phrases);

@@ -16,7 +16,7 @@ pub mod walk;
 pub use chars::{CharStats, CharTables};
 pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
-use crate::engine::Problem;
+use crate::engine::{Phrases, Problem};
 use crate::plan::{Bfs, Plan, Sim, Tables};
 use comps::Comps;
 use std::time::Instant;
@@ -24,7 +24,7 @@ use unit::{Job, UnitGeometry};
 use walk::Spelt;
 
 /// Margin on the greedy encoder's expected time for the units left, when a late DP encoding
-/// hands over to it (see [`Encoder::encode_by`]).
+/// hands over to it (see [`Encoder::encode_after`]).
 const HANDOVER_MARGIN: f64 = 2.0;
 
 /// The opening of a game kept from another: its first `units` placements, already spelt as
@@ -64,6 +64,8 @@ pub struct Encoder<'a> {
     words: Vec<String>,
     /// Per word, the phrases it holds.
     word_phrases: Vec<Vec<usize>>,
+    /// The table's phrases, in its order, for the engine's count of a kept opening.
+    counted: Phrases,
 }
 
 /// Reusable buffers of the encoder.
@@ -104,40 +106,33 @@ impl<'a> Encoder<'a> {
             .iter()
             .map(|w| w.counts.iter().map(|&(p, _)| p).collect())
             .collect();
-        Encoder {
+        let encoder = Encoder {
             problem,
             tables,
             table,
             geometry,
             words,
             word_phrases,
-        }
+            counted: Phrases::new(table.phrases.iter().map(|p| p.text.clone())),
+        };
+        debug_assert_eq!(encoder.counted.len(), table.phrases.len());
+        encoder
     }
 
     /// Spells a whole plan. Past `deadline`, it stops after the unit in hand: the string then
     /// ends early (a valid, shorter game). Plain paths spell the first unit whatever the time
     /// (one short search), so that a plan never gives an empty answer.
     pub fn encode(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
-        self.encode_by(plan, mode, deadline, 0.0)
+        self.encode_after(plan, Opening::default(), mode, deadline, 0.0)
     }
 
-    /// As [`Encoder::encode`], but the DP encoder hands over to the greedy one (several times
-    /// faster) once the time left before `deadline` falls below what the greedy one would need
-    /// for the units left, at `greedy_unit` seconds a unit (with a margin): a DP encoding that
-    /// runs late then still spells a whole game instead of ending it early. 0 never hands over.
-    pub fn encode_by(
-        &self,
-        plan: &Plan,
-        mode: Mode,
-        deadline: Option<Instant>,
-        greedy_unit: f64,
-    ) -> String {
-        self.encode_after(plan, Opening::default(), mode, deadline, greedy_unit)
-    }
-
-    /// As [`Encoder::encode_by`], but the plan's first `opening.units` placements are taken as
-    /// spelt by `opening.text` (the caller's promise: that text locks exactly them), so that only
-    /// the rest is spelt; the phrases the opening holds count as used.
+    /// As [`Encoder::encode`], with two more options. The plan's first `opening.units`
+    /// placements are taken as spelt by `opening.text` (the caller's promise: that text locks
+    /// exactly them), so that only the rest is spelt; the phrases the opening holds count as
+    /// used. And the DP encoder hands over to the greedy one (several times faster) once the time
+    /// left before `deadline` falls below what the greedy one would need for the units left, at
+    /// `greedy_unit` seconds a unit (with a margin): a DP encoding that runs late then still
+    /// spells a whole game instead of ending it early. 0 never hands over.
     pub fn encode_after(
         &self,
         plan: &Plan,
@@ -171,13 +166,16 @@ impl<'a> Encoder<'a> {
     ) -> String {
         let mut sim = Sim::new(self.problem);
         let mut out = String::from(opening.text);
-        let lower = opening.text.to_lowercase();
-        let mut used: Vec<bool> = self
-            .table
-            .phrases
-            .iter()
-            .map(|p| lower.contains(&p.text))
-            .collect();
+        // The engine counts the opening's phrases, as it scores them.
+        let mut used: Vec<bool> = if opening.text.is_empty() {
+            vec![false; self.table.phrases.len()]
+        } else {
+            self.counted
+                .count(opening.text)
+                .iter()
+                .map(|&n| n > 0)
+                .collect()
+        };
         let mut mode = mode;
         let units = plan.placements.len();
         for (u, pl) in plan.placements.iter().enumerate() {

@@ -21,7 +21,7 @@ pub use rowmask::RowMask;
 pub use scratch::{Bfs, Stamps};
 pub use space::{Lock, LockKey, ReachBufs, State, UnitSpace};
 
-use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Problem};
+use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Piece, Problem};
 
 /// The precomputed move-generation tables of every unit of a problem.
 #[derive(Clone, Debug)]
@@ -118,6 +118,32 @@ pub struct Plan {
     pub truncated: bool,
 }
 
+/// Replays a solution text on `seed` and calls `on_lock` at each lock with the byte offset just
+/// past the locking command and the piece as it was before it; `on_lock` returns false to stop
+/// there. `None` when the text errs (or goes on after the game ended) before that.
+fn replay_locks(
+    problem: &Problem,
+    seed: u32,
+    text: &str,
+    mut on_lock: impl FnMut(usize, Piece) -> bool,
+) -> Option<()> {
+    let mut game = Game::new(problem, seed);
+    for (at, ch) in text.char_indices() {
+        let cmd = match Command::decode(ch) {
+            Decoded::Command(c) => c,
+            Decoded::Ignored => continue,
+            Decoded::Invalid => return None,
+        };
+        let piece = game.piece()?;
+        if let Outcome::Locked { .. } = game.step(cmd).ok()? {
+            if !on_lock(at + ch.len_utf8(), piece) {
+                break;
+            }
+        }
+    }
+    Some(())
+}
+
 /// The part of a solution text that plays its first `units` units on `seed`: up to and including
 /// the command that locks the last of them (empty for 0). `None` when the text errs first or
 /// locks fewer units. An improvement of a game that keeps its opening keeps this text for it.
@@ -130,62 +156,43 @@ pub fn text_of_opening<'t>(
     if units == 0 {
         return Some("");
     }
-    let mut game = Game::new(problem, seed);
-    let mut locked = 0;
-    for (at, ch) in text.char_indices() {
-        let cmd = match Command::decode(ch) {
-            Decoded::Command(c) => c,
-            Decoded::Ignored => continue,
-            Decoded::Invalid => return None,
-        };
-        if let Outcome::Locked { .. } = game.step(cmd).ok()? {
-            locked += 1;
-            if locked == units {
-                return Some(&text[..at + ch.len_utf8()]);
-            }
+    let (mut locked, mut end) = (0, None);
+    replay_locks(problem, seed, text, |at, _| {
+        locked += 1;
+        if locked == units {
+            end = Some(at);
         }
-    }
-    None
+        locked < units
+    })?;
+    end.map(|e| &text[..e])
 }
 
 /// The plan a solution text plays on `seed`: each unit's lock, in order, as the engine replays
 /// it (so a stored game can be spelt again or improved). `None` when the text errs.
 pub fn plan_of_text(problem: &Problem, tables: &Tables, seed: u32, text: &str) -> Option<Plan> {
-    let mut game = Game::new(problem, seed);
     let mut sim = Sim::new(problem);
     let mut free = Vec::new();
     let mut placements = Vec::new();
-    for ch in text.chars() {
-        let cmd = match Command::decode(ch) {
-            Decoded::Command(c) => c,
-            Decoded::Ignored => continue,
-            Decoded::Invalid => return None,
+    replay_locks(problem, seed, text, |_, piece| {
+        let sp = &tables.spaces[piece.unit];
+        let state = State {
+            x: piece.pivot.x,
+            y: piece.pivot.y,
+            o: problem.units[piece.unit].canon(piece.orient),
         };
-        let piece = game.piece()?;
-        match game.step(cmd) {
-            Err(_) => return None,
-            Ok(Outcome::Locked { .. }) => {
-                let sp = &tables.spaces[piece.unit];
-                let state = State {
-                    x: piece.pivot.x,
-                    y: piece.pivot.y,
-                    o: problem.units[piece.unit].canon(piece.orient),
-                };
-                sp.free_map(&sim.board, &mut free);
-                let lock = Lock {
-                    state,
-                    cmds: sp.lock_cmds(&free, state),
-                    key: sp.key(state),
-                };
-                sim.lock(problem, piece.unit, state);
-                placements.push(Placement {
-                    unit: piece.unit,
-                    lock,
-                });
-            }
-            Ok(_) => {}
-        }
-    }
+        sp.free_map(&sim.board, &mut free);
+        let lock = Lock {
+            state,
+            cmds: sp.lock_cmds(&free, state),
+            key: sp.key(state),
+        };
+        sim.lock(problem, piece.unit, state);
+        placements.push(Placement {
+            unit: piece.unit,
+            lock,
+        });
+        true
+    })?;
     Some(Plan {
         placements,
         move_score: sim.move_score,

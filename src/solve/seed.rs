@@ -550,19 +550,16 @@ impl<'a> Search<'a> {
             // A round narrower than the last (the time left no longer allows the width reached)
             // would play games worse than the best already in hand: it re-plans the best instead.
             let shrinking = next < width;
-            let (base, base_text): (Vec<Placement>, String) =
-                if tail.is_some() || shrinking || (stuck && stuck_rounds.is_multiple_of(2)) {
-                    (
-                        games[0].plan.placements.clone(),
-                        games[0].result.solution.clone(),
-                    )
-                } else {
-                    (Vec::new(), String::new())
-                };
-            // The cut: anywhere in the game, or among its last `tail` units.
+            // The game re-planned, if any: borrowed, since the round ends before `games` changes.
+            let renew = tail.is_some() || shrinking || (stuck && stuck_rounds.is_multiple_of(2));
+            let base = renew.then(|| &games[0]);
+            let (base, base_text) = base.map_or((&[][..], ""), |g| {
+                (&g.plan.placements[..], g.result.solution.as_str())
+            });
+            // The cut: anywhere in the game, or among its last `tail` units (0 with no game).
             let span = tail.unwrap_or(base.len()).min(base.len()) as u64;
             let cut = |i: u32| {
-                if base.is_empty() || span == 0 {
+                if span == 0 {
                     0
                 } else {
                     let r = ((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % span;
@@ -579,7 +576,7 @@ impl<'a> Search<'a> {
                         width: next,
                         mode: slow,
                         prefix: &base[..cut(i)],
-                        base_text: &base_text,
+                        base_text,
                         greedy_unit,
                     };
                     self.attempt(spec, None, narrow_at)
