@@ -139,6 +139,109 @@ fn random_problems_get_answers_that_replay() {
     assert!(solved >= 150, "only {solved} random problems were valid");
 }
 
+/// On a clock the solver also screens plans by their predicted score and polishes games early
+/// (`Budget::Until` only): on random small problems solved for a short time, every answer still
+/// replays without error and scores what the solver reports.
+#[test]
+fn random_problems_on_a_clock_get_answers_that_replay() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut solved = 0;
+    for _ in 0..40 {
+        let (w, h) = (rng.gen_range(5..20usize), rng.gen_range(6..20usize));
+        let units: Vec<String> = (0..rng.gen_range(1..5))
+            .map(|_| hextris::testkit::random_unit(&mut rng, 6, 0.3))
+            .collect();
+        let (length, seed) = (rng.gen_range(10..120), rng.gen_range(1..100000));
+        let json = hextris::testkit::random_problem(
+            &mut rng,
+            (w, h),
+            (h / 2, 0.2),
+            &units,
+            (length, &[0, seed]),
+        );
+        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
+        else {
+            continue;
+        };
+        let prepared = [Prepared::new(&p)];
+        let phrases = Phrases::official();
+        let cfg = SolveConfig::new(phrases.clone());
+        let end = std::time::Instant::now() + std::time::Duration::from_millis(250);
+        let results = hextris::solve::solve_many(&prepared, end, &cfg, &hextris::solve::Silent);
+        for s in &results[0].seeds {
+            let e = evaluate(&p, s.seed, &s.solution, &phrases);
+            assert!(!e.end.is_error(), "{json}\nseed {}: {}", s.seed, e.end);
+            assert_eq!(e.score, s.score, "{json}");
+        }
+        solved += 1;
+    }
+    assert!(solved >= 30, "only {solved} random problems were valid");
+}
+
+/// A plan's descents are the rows its units fall: the descending commands (SW, SE) of any text
+/// that plays it, here its plain paths, give or take a row where a symmetric unit holds the
+/// same cells with its pivot elsewhere (then the texts' pivots are compared with the plan's).
+#[test]
+fn a_plans_descents_are_its_descending_commands() {
+    use hextris::engine::command::{Command, Decoded};
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let (w, h) = (rng.gen_range(4..16usize), rng.gen_range(5..20usize));
+        let units: Vec<String> = (0..rng.gen_range(1..4))
+            .map(|_| hextris::testkit::random_unit(&mut rng, 5, 0.3))
+            .collect();
+        let (length, seed) = (rng.gen_range(1..40), rng.gen_range(0..1000));
+        let json = hextris::testkit::random_problem(
+            &mut rng,
+            (w, h),
+            (h / 2, 0.2),
+            &units,
+            (length, &[seed]),
+        );
+        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
+        else {
+            continue;
+        };
+        let tables = Tables::new(&p);
+        let plan = plan_greedy(&p, &tables, p.seeds[0], &greedy_config("balanced", 1));
+        let text = hextris::encode::plain(&p, &tables, &plan);
+        let down = text
+            .chars()
+            .filter(|&c| {
+                matches!(
+                    Command::decode(c),
+                    Decoded::Command(Command::SW | Command::SE)
+                )
+            })
+            .count() as u64;
+        // Where the plain path ends in another state of the same cells, its pivot's row may
+        // differ from the plan's: the difference is bounded by the unit's extent.
+        let slack: u64 = plan
+            .placements
+            .iter()
+            .map(|pl| {
+                let s = &tables.spaces[pl.unit];
+                let other = s.states_with_key(pl.lock.key);
+                let ys = other.iter().map(|t| t.y);
+                (ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0)) as u64
+            })
+            .sum();
+        assert!(
+            plan.descents(&tables).abs_diff(down) <= slack,
+            "{json}\n{text}: {} descents planned, {down} in the text",
+            plan.descents(&tables)
+        );
+        if slack == 0 {
+            assert_eq!(plan.descents(&tables), down, "{json}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 200, "only {checked} random problems were valid");
+}
+
 /// Property test of the neighbourhood search's spelling: a game that keeps the opening of
 /// another keeps its text ([`text_of_opening`]) and spells only the units after it. On random
 /// small problems, for every cut of a game spelt by the DP encoder: the opening's text locks

@@ -118,6 +118,23 @@ pub struct Plan {
     pub truncated: bool,
 }
 
+impl Plan {
+    /// The rows its units fall, summed: from each unit's spawn to its lock. Only the SW and SE
+    /// commands change a unit's row, each by one, so every path to these locks makes this many
+    /// descents whatever the encoder spells (give or take a row where a symmetric unit holds
+    /// the same cells with its pivot elsewhere). Phrases are spelt mostly on the way down, so on
+    /// most boards the power a game earns grows in proportion to it.
+    pub fn descents(&self, tables: &Tables) -> u64 {
+        self.placements
+            .iter()
+            .map(|p| {
+                let spawn = tables.spaces[p.unit].spawn_state();
+                (p.lock.state.y - spawn.y).max(0) as u64
+            })
+            .sum()
+    }
+}
+
 /// Replays a solution text on `seed` and calls `on_lock` at each lock with the byte offset just
 /// past the locking command and the piece as it was before it; `on_lock` returns false to stop
 /// there. `None` when the text errs (or goes on after the game ended) before that.

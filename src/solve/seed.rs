@@ -8,20 +8,30 @@
 //!   a cost model of time per width per unit placed allows), with the scoring systems in turn
 //!   and a different random seed each time, and spells its game with the DP encoder. Narrow
 //!   beams cycle through the systems; from width [`WIDE`] on, beams are few and costly, so they
-//!   go to the systems that did best at the widest beams they ran.
-//! - **Neighbourhoods.** Once the beams can grow no wider (memory, or the time a wider one
-//!   would take), every other round re-plans the best game from a cut: the units before it kept
+//!   go to the systems whose whole games scored best. On a clock, beams widen only while
+//!   widening pays: after a round of wider beams that found no better game the width stays,
+//!   until a round of fresh games finds one.
+//! - **Screen.** On a clock, a plan's score is predicted before it is spelt: its move score is
+//!   exact, and its power follows its descents at the rate of the best game spelt. Where
+//!   spelling costs more than planning (a large board), an attempt makes several plans and
+//!   spells the one predicted best, and none when even that one is predicted clearly below the
+//!   best game ([`Screen`]).
+//! - **Neighbourhoods.** Once the beams grow no wider (memory, the time a wider one would take,
+//!   or no gain), every other round re-plans the best game from a cut: the units before it kept
 //!   with their text, the rest planned anew by a beam and spelt. So does every round narrower
 //!   than the last, and, when no whole round fits in the time left, rounds whose cut lies late
 //!   enough for the rest to be planned and spelt in time ([`Search::tail_round`]).
 //! - **Polish.** The character encoder ([`crate::encode::chars`]) spells a plan better than the
 //!   DP encoder (every occurrence, overlaps and spans counted) but costs tens of times more, so
 //!   it re-spells the games that may become the best: the best game not yet polished, whenever
-//!   the gain polishing has shown so far would make it the best.
+//!   the gain polishing has shown so far would make it the best. It runs once the beams grow no
+//!   wider, or earlier on a clock when it promises more points per second than the last round
+//!   of fresh games gave.
 //!
-//! Attempt `i` always uses the same system, width and random seed, and a polish depends only on
-//! the scores before it, so a run that completes `n` attempts gives the same answer as any other
-//! that completes `n`; `Budget::Attempts` fixes `n` (reproducible to the character).
+//! With `Budget::Attempts` nothing depends on the clock: attempt `i` always uses the same
+//! system, width and random seed, every plan is spelt, and a polish depends only on the scores
+//! before it, so a run of `n` attempts is reproducible to the character. On a clock, the widths,
+//! the screen's choices and the polishes follow the times measured.
 
 use super::{Prepared, SeedResult, SolveConfig};
 use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseValuer};
@@ -119,6 +129,44 @@ struct Spec<'a> {
     /// The greedy encoder's expected time per unit: a late DP encoding hands over to it for the
     /// units left, so that it still spells a whole game (0: never).
     greedy_unit: f64,
+    /// Which of its plans the attempt spells, if any.
+    screen: Screen,
+}
+
+/// Plans are cheap beside their spelling on a large board (problem 24: 0.75 s against 2.4 s), and
+/// a plan's score can be told before it is spelt: its move score is exact, and its power follows
+/// its descents ([`Plan::descents`]) at a rate learnt from the games spelt so far. So an attempt
+/// may plan several games (other random tie-breaks) and spell only the one predicted best, and
+/// none when that one is predicted to score clearly less than the best game in hand.
+#[derive(Clone, Copy, Debug)]
+struct Screen {
+    /// Plans made; the one with the highest predicted score is spelt.
+    tries: usize,
+    /// Power per descent, to predict a plan's score (0: unknown, no prediction).
+    rate: f64,
+    /// The least predicted score worth spelling.
+    least: f64,
+}
+
+impl Screen {
+    /// One plan, always spelt.
+    const NONE: Screen = Screen {
+        tries: 1,
+        rate: 0.0,
+        least: 0.0,
+    };
+}
+
+/// What one attempt gives: a game spelt, or a plan predicted not worth spelling.
+enum Outcome {
+    Spelt(Game),
+    Screened {
+        system: usize,
+        /// Planning time per plan made.
+        plan_time: Duration,
+        units: usize,
+        predicted: f64,
+    },
 }
 
 /// The cost model, updated as attempts finish.
@@ -197,9 +245,20 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// Plans and spells one game as `spec` says; `plan_until` stops the planner early (the
-    /// quick answer), `narrow_at` narrows a late beam.
-    fn attempt(&self, spec: Spec, plan_until: Option<Instant>, narrow_at: Option<Instant>) -> Game {
+    /// A plan's predicted score: its move score, and its descents at `rate` points each.
+    fn predicted(&self, plan: &Plan, rate: f64) -> f64 {
+        plan.move_score as f64 + rate * plan.descents(self.tables) as f64
+    }
+
+    /// Plans one game as `spec` says (the best predicted of `spec.screen.tries`) and spells it,
+    /// unless its predicted score falls short of `spec.screen.least`; `plan_until` stops the
+    /// planner early (the quick answer), `narrow_at` narrows a late beam.
+    fn attempt(
+        &self,
+        spec: Spec,
+        plan_until: Option<Instant>,
+        narrow_at: Option<Instant>,
+    ) -> Outcome {
         let Spec {
             i,
             system,
@@ -208,32 +267,71 @@ impl<'a> Search<'a> {
             prefix,
             base_text,
             greedy_unit,
+            screen,
         } = spec;
         let (name, weights) = &self.cfg.systems[system];
-        let pc = PlanConfig {
-            weights: weights.clone(),
-            rng_seed: i as u64,
-            deadline: plan_until.or(self.deadline),
-            narrow_at,
-            prefix: prefix.to_vec(),
-        };
         let t0 = Instant::now();
         let shape = BeamShape {
             width,
             branch: width.clamp(1, 8),
         };
-        let mut valuer = self
-            .aware
-            .then(|| PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0));
-        let plan = plan_beam(
-            self.problem,
-            self.tables,
-            self.seed,
-            &pc,
-            shape,
-            valuer.as_mut().map(|v| v as _),
-        );
+        let mut best: Option<(f64, Plan)> = None;
+        let mut plans = 0;
+        while plans < screen.tries.max(1) {
+            if plans > 0 && crate::stop::passed(self.deadline) {
+                break;
+            }
+            // The first plan keeps the attempt's own random seed; the others take seeds of their
+            // own, out of the range of attempt indices.
+            let pc = PlanConfig {
+                weights: weights.clone(),
+                rng_seed: i as u64 + ((plans as u64) << 32),
+                deadline: plan_until.or(self.deadline),
+                narrow_at,
+                prefix: prefix.to_vec(),
+            };
+            let mut valuer = self
+                .aware
+                .then(|| PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0));
+            let plan = plan_beam(
+                self.problem,
+                self.tables,
+                self.seed,
+                &pc,
+                shape,
+                valuer.as_mut().map(|v| v as _),
+            );
+            plans += 1;
+            let value = self.predicted(&plan, screen.rate);
+            if best.as_ref().is_none_or(|(v, _)| value > *v) {
+                best = Some((value, plan));
+            }
+        }
+        let (predicted, plan) = best.expect("at least one plan is made");
         let plan_time = t0.elapsed();
+        let from = if prefix.is_empty() {
+            String::new()
+        } else {
+            format!(" from {}", prefix.len())
+        };
+        if predicted < screen.least {
+            if self.debug {
+                eprintln!(
+                    "  problem {} seed {} attempt {i} {name} w{width}{from}: {plans} plan(s) {:.3}s ({} units) not spelt: predicted {predicted:.0} < {:.0}",
+                    self.problem.id,
+                    self.seed,
+                    plan_time.as_secs_f64(),
+                    plan.placements.len(),
+                    screen.least
+                );
+            }
+            return Outcome::Screened {
+                system,
+                plan_time: plan_time / plans as u32,
+                units: plan.placements.len(),
+                predicted,
+            };
+        }
         // The kept units are spelt as the game they come from spelt them (polished, perhaps): only
         // the units planned anew are spelt, which on a large board is most of an attempt's time.
         let opening = text_of_opening(self.problem, self.seed, base_text, prefix.len())
@@ -245,18 +343,13 @@ impl<'a> Search<'a> {
             .encoder
             .encode_after(&plan, opening, mode, self.deadline, greedy_unit);
         let encode_time = t0.elapsed() - plan_time;
-        let from = if prefix.is_empty() {
-            String::new()
-        } else {
-            format!(" from {}", prefix.len())
-        };
         let result = self.result(
             text,
             format!("hextris {name}#{i} w{width}{from} {}", mode.name()),
         );
         if self.debug {
             eprintln!(
-                "  problem {} seed {} attempt {i} w{width}{from} {}: plan {:.3}s ({} units) encode {:.3}s score {}",
+                "  problem {} seed {} attempt {i} {name} w{width}{from} {}: {plans} plan(s) {:.3}s ({} units) encode {:.3}s score {} (predicted {predicted:.0})",
                 self.problem.id,
                 self.seed,
                 mode.name(),
@@ -266,15 +359,15 @@ impl<'a> Search<'a> {
                 result.score
             );
         }
-        Game {
+        Outcome::Spelt(Game {
             plan,
             result,
             system,
-            plan_time,
+            plan_time: plan_time / plans as u32,
             encode_time,
             mode,
             polished: false,
-        }
+        })
     }
 
     /// Scores a text that may err (a stored one): `None` when it does.
@@ -348,7 +441,7 @@ impl<'a> Search<'a> {
     /// better of the two. Each encoder stops after the unit in hand at the deadline, and the
     /// evaluator scores a partial game, so the answer is never empty while a unit can lock.
     fn quick(&self, mode: Mode, plan_until: Option<Instant>) -> Game {
-        let mut game = self.attempt(
+        let game = self.attempt(
             Spec {
                 i: 0,
                 system: 0,
@@ -357,10 +450,14 @@ impl<'a> Search<'a> {
                 prefix: &[],
                 base_text: "",
                 greedy_unit: 0.0,
+                screen: Screen::NONE,
             },
             plan_until,
             None,
         );
+        let Outcome::Spelt(mut game) = game else {
+            unreachable!("an attempt without a screen is always spelt")
+        };
         if mode == Mode::Plain {
             return game;
         }
@@ -454,9 +551,15 @@ impl<'a> Search<'a> {
         let per_beam = self.cfg.memory / 2 / lanes.max(1) as u64;
         let source = self.problem.source_length.max(1) as f64;
         let max_width = ((per_beam / (STEP_BYTES * source as u64)) as usize).clamp(1, MAX_WIDTH);
-        // Per system: the widest beam it ran and its best score there.
+        // Per system: the widest beam it ran and the best score of its whole games (at any
+        // width: ranked by the score at their widest, a system once run wide kept the wide beams
+        // from one that scored 13 % more at width 4, problem 24).
         let mut record: Vec<(usize, u64)> = vec![(0, 0); self.cfg.systems.len()];
         record[0] = (1, quick.result.score);
+        let note = |record: &mut [(usize, u64)], system: usize, width: usize, score: u64| {
+            let r = &mut record[system];
+            *r = (r.0.max(width), r.1.max(score));
+        };
         let mut costs = Costs {
             per_unit: quick.plan_time.as_secs_f64() / quick.plan.placements.len().max(1) as f64,
             units: quick.plan.placements.len().max(1) as f64,
@@ -481,14 +584,18 @@ impl<'a> Search<'a> {
         let mut done = 1u32;
         let mut width = 1usize;
         let mut stuck_rounds = 0u32;
+        // Points per second the last round of fresh games, as wide as ever, added to the best
+        // score.
+        let mut widen_rate = f64::INFINITY;
         loop {
-            // What a beam attempt costs: planning and the DP encoding. (Its polish is a choice
-            // the polish rounds make on the time then left, not part of the attempt: with it
-            // counted here, a problem whose polish is dear stopped after its quick answer.)
-            let cost = |w: usize| {
-                let expect = (costs.units * SURVIVAL).min(source);
-                costs.per_unit * w as f64 * expect * PLAN_MARGIN + costs.encode
+            // The rate of power per descent of the best game spelt, and with it the screen on
+            // the plans: used on a clock only (a run by attempts spells every plan it makes, so
+            // that its answers do not depend on the clock).
+            let rate = match self.budget {
+                Budget::Until(_) if self.spells => self.rate(&games),
+                _ => 0.0,
             };
+            let cost = |costs: &Costs, w: usize| self.cost(costs, w, rate);
             // The next round's width and number of attempts, if one may run.
             let round = match self.budget {
                 Budget::Attempts(n) => (done < n).then(|| {
@@ -498,12 +605,21 @@ impl<'a> Search<'a> {
                     )
                 }),
                 Budget::Until(_) => {
+                    // Dear beams widen while widening pays: after a round of fresh games that
+                    // found no better game, a wider round that would take more than a quarter
+                    // of the time left is not run (problem 24: width 16 no better than 4, then
+                    // 12 s of width 64 no better either) until a round of fresh games finds
+                    // one. Cheap ones widen anyway: on small boards the gains of width come
+                    // now and then (problems 0, 10, 22 lost 3 to 9 % without them).
                     let left = self.left();
-                    let mut w = (width * GROWTH).min(max_width);
-                    while w > 1 && cost(w) > left {
+                    let wider = (width * GROWTH).min(max_width);
+                    let pays = widen_rate > 0.0 || cost(&costs, wider) * DEAR_ROUNDS <= left;
+                    let growth = if pays { GROWTH } else { 1 };
+                    let mut w = (width * growth).min(max_width);
+                    while w > 1 && cost(&costs, w) > left {
                         w /= 2;
                     }
-                    (cost(w) <= left).then_some((w, lanes))
+                    (cost(&costs, w) <= left).then_some((w, lanes))
                 }
             };
             // Wider beams first: on a problem where games die early, a wider beam survives
@@ -511,7 +627,16 @@ impl<'a> Search<'a> {
             // 97,000 at width 64). So the games are polished once the beams grow no wider, or
             // when no round fits in the time left.
             let stuck = round.is_none_or(|(next, _)| next <= width);
-            if self.spells && stuck && self.polish_round(&mut games, &mut best, &mut costs, lanes) {
+            // But where wider beams stop paying (every game already plays the whole source, say),
+            // a polish that promises more points per second than the last widening gave goes
+            // first (problem 8, 10 seeds at 10 s: beams of width 16 to 128 within 0.5 % of each
+            // other, a polish +9 %, and often no time left for it after them).
+            let polish_first =
+                self.deadline.is_some() && self.polish_rate(&games, &best, &costs) > widen_rate;
+            if self.spells
+                && (stuck || polish_first)
+                && self.polish_round(&mut games, &mut best, &mut costs, lanes)
+            {
                 // A polish may change which game is the best: the neighbourhoods start from it.
                 games.sort_by_key(|g| std::cmp::Reverse(g.result.score));
                 continue;
@@ -521,7 +646,7 @@ impl<'a> Search<'a> {
             // and spelt in time (only those are spelt: the opening keeps its text).
             let (next, n, tail) = match round {
                 Some((next, n)) => (next, n, None),
-                None => match self.tail_round(&games[0], &costs, width) {
+                None => match self.tail_round(&games[0], &costs, width, rate) {
                     Some((w, units)) => (w, lanes, Some(units)),
                     None => break,
                 },
@@ -533,15 +658,24 @@ impl<'a> Search<'a> {
                         .min(self.left()),
                 )
             });
-            let systems: Vec<usize> = if next < WIDE {
-                (done..done + n as u32)
-                    .map(|i| i as usize % self.cfg.systems.len())
-                    .collect()
-            } else {
-                let mut rank: Vec<usize> = (0..self.cfg.systems.len()).collect();
-                rank.sort_by_key(|&s| std::cmp::Reverse(record[s]));
-                (0..n).map(|j| rank[j % rank.len()]).collect()
-            };
+            // Systems no beam has tried yet come first: a record is only known once tried.
+            let mut rank: Vec<usize> = (0..self.cfg.systems.len()).collect();
+            rank.sort_by_key(|&s| (record[s].0 > 1, std::cmp::Reverse(record[s].1)));
+            let cycle = |i: u32| i as usize % self.cfg.systems.len();
+            // So does a dear round of narrow beams (few such rounds fit in the time left), every
+            // other one when it has one lane: problem 24 at 10 s fits two rounds of whole games,
+            // and a cycle gave its best system (13 % above the others) one game of four.
+            let dear = self.deadline.is_some() && cost(&costs, next) * DEAR_ROUNDS > self.left();
+            let systems: Vec<usize> = (0..n)
+                .map(|j| {
+                    let i = done + j as u32;
+                    if next >= WIDE || (dear && (n > 1 || i.is_multiple_of(2))) {
+                        rank[j % rank.len()]
+                    } else {
+                        cycle(i)
+                    }
+                })
+                .collect();
             // Once the beams grow no wider, every other round re-plans the best game from a cut
             // (a large-neighbourhood search): the units before the cut are kept, the rest planned
             // anew, so the time left goes to improving the best game, not only to new ones.
@@ -566,7 +700,22 @@ impl<'a> Search<'a> {
                     base.len() - span as usize + r as usize
                 }
             };
-            let round: Vec<Game> = (0..n)
+            // A plan predicted to score clearly less than the best game is not spelt, where
+            // spelling costs at least as much as planning (elsewhere skipping it saves little,
+            // and on a small board, where the phrases' first uses make much of the power, the
+            // prediction is too rough to trust).
+            let tries = self.tries(&costs, next, rate);
+            let screen = Screen {
+                tries,
+                rate,
+                least: if rate > 0.0 && costs.encode >= self.plan_cost(&costs, next) {
+                    best.score as f64 * (1.0 - SCREEN_MARGIN)
+                } else {
+                    0.0
+                },
+            };
+            let (round_start, best_before) = (Instant::now(), best.score);
+            let round: Vec<Outcome> = (0..n)
                 .into_par_iter()
                 .map(|j| {
                     let i = done + j as u32;
@@ -578,17 +727,43 @@ impl<'a> Search<'a> {
                         prefix: &base[..cut(i)],
                         base_text,
                         greedy_unit,
+                        screen,
                     };
                     self.attempt(spec, None, narrow_at)
                 })
                 .collect();
             done += n as u32;
+            let fresh = base.is_empty();
+            // A round of fresh games at least as wide as the last (not the narrower ones the
+            // time left allows at the end) tells whether wider beams still pay.
+            let widened = tail.is_none() && fresh && next >= width;
             if tail.is_none() {
                 width = next;
             }
-            for g in round {
-                let r = &mut record[g.system];
-                *r = (*r).max((next, g.result.score));
+            for outcome in round {
+                let g = match outcome {
+                    Outcome::Spelt(g) => g,
+                    Outcome::Screened {
+                        system,
+                        plan_time,
+                        units,
+                        predicted,
+                    } => {
+                        // The system ran at this width: its record holds the prediction.
+                        if fresh {
+                            note(&mut record, system, next, predicted as u64);
+                        }
+                        costs.per_unit = costs
+                            .per_unit
+                            .max(plan_time.as_secs_f64() / (next as f64 * units.max(1) as f64));
+                        costs.units = costs.units.max(units as f64);
+                        continue;
+                    }
+                };
+                // A neighbourhood's score is mostly its opening's: only whole games count.
+                if fresh {
+                    note(&mut record, g.system, next, g.result.score);
+                }
                 costs.per_unit = costs.per_unit.max(
                     g.plan_time.as_secs_f64()
                         / (next as f64 * g.plan.placements.len().max(1) as f64),
@@ -603,6 +778,10 @@ impl<'a> Search<'a> {
             // Only the games that may still be polished into the best are worth keeping.
             games.sort_by_key(|g| std::cmp::Reverse(g.result.score));
             games.truncate(KEEP_GAMES);
+            if widened {
+                let gain = best.score.saturating_sub(best_before) as f64;
+                widen_rate = gain / round_start.elapsed().as_secs_f64().max(1e-6);
+            }
         }
         best.attempts = done;
         best
@@ -611,7 +790,13 @@ impl<'a> Search<'a> {
     /// A round of neighbourhoods for the time left when no whole round fits: the widest beam, up
     /// to `width`, that can plan and spell the last units of `best` in that time, and how many
     /// of its last units (at least [`TAIL_MIN_SHARE`] of them, and one); `None` when none fits.
-    fn tail_round(&self, best: &Game, costs: &Costs, width: usize) -> Option<(usize, usize)> {
+    fn tail_round(
+        &self,
+        best: &Game,
+        costs: &Costs,
+        width: usize,
+        rate: f64,
+    ) -> Option<(usize, usize)> {
         let units = best.plan.placements.len();
         if units == 0 || self.deadline.is_none() {
             return None;
@@ -620,7 +805,9 @@ impl<'a> Search<'a> {
         let least = ((units as f64 * TAIL_MIN_SHARE).ceil() as usize).max(1);
         let mut w = width.max(1);
         loop {
-            let per_unit = costs.per_unit * w as f64 * PLAN_MARGIN + costs.encode / units as f64;
+            let per_unit =
+                costs.per_unit * w as f64 * PLAN_MARGIN * self.tries(costs, w, rate) as f64
+                    + costs.encode / units as f64;
             let fit = (left / per_unit.max(1e-9)).floor().min(units as f64) as usize;
             if fit >= least {
                 return Some((w, fit));
@@ -630,6 +817,60 @@ impl<'a> Search<'a> {
             }
             w /= 2;
         }
+    }
+
+    /// Power per descent of the best game the DP or the character encoder spelt (0 when none
+    /// has, or it earned nothing): what [`Screen`] predicts plans with. The best game's rate is
+    /// among the highest, so plans are predicted generously: a screen errs towards spelling.
+    fn rate(&self, games: &[Game]) -> f64 {
+        games
+            .iter()
+            .find(|g| g.mode == Mode::Dp || g.polished)
+            .map_or(0.0, |g| {
+                let d = g.plan.descents(self.tables);
+                if d == 0 {
+                    0.0
+                } else {
+                    g.result.power_score as f64 / d as f64
+                }
+            })
+    }
+
+    /// What an attempt of width `w` costs: its plans and the DP encoding. (Its polish is a choice
+    /// the polish rounds make on the time then left, not part of the attempt: with it counted
+    /// here, a problem whose polish is dear stopped after its quick answer.)
+    fn cost(&self, costs: &Costs, w: usize, rate: f64) -> f64 {
+        self.plan_cost(costs, w) * self.tries(costs, w, rate) as f64 + costs.encode
+    }
+
+    /// What one plan of width `w` costs, by the cost model.
+    fn plan_cost(&self, costs: &Costs, w: usize) -> f64 {
+        let source = self.problem.source_length.max(1) as f64;
+        let expect = (costs.units * SURVIVAL).min(source);
+        costs.per_unit * w as f64 * expect * PLAN_MARGIN
+    }
+
+    /// How many plans an attempt of width `w` makes for the one it spells: as many as fit in
+    /// the time of a spelling ([`MAX_TRIES`] at most), one without a `rate` to choose by.
+    fn tries(&self, costs: &Costs, w: usize, rate: f64) -> usize {
+        if rate <= 0.0 {
+            return 1;
+        }
+        let plan = self.plan_cost(costs, w);
+        ((costs.encode / plan.max(1e-9)).floor() as usize).clamp(1, MAX_TRIES)
+    }
+
+    /// Points per second a polish of the best game not polished yet promises: what it would
+    /// add to the best score at the gain polishing has shown, over its expected time.
+    fn polish_rate(&self, games: &[Game], best: &SeedResult, costs: &Costs) -> f64 {
+        games
+            .iter()
+            .find(|g| !g.polished && g.mode == Mode::Dp && !g.plan.placements.is_empty())
+            .map_or(0.0, |g| {
+                let gain = g.result.score as f64 * costs.polish_gain - best.score as f64;
+                let time = g.encode_time.as_secs_f64().max(costs.encode / 4.0) * costs.chars_factor;
+                gain.max(0.0) / time.max(1e-6)
+            })
     }
 
     /// Polishes the best games not polished yet that may become the best (up to `lanes` at a
@@ -696,6 +937,17 @@ const ATTEMPTS_POLISH_WORK: u64 = 500_000;
 /// [`Search::tail_round`]): fewer would rarely change the game.
 const TAIL_MIN_SHARE: f64 = 0.05;
 
+/// A round is dear when fewer than this many of it fit in the time left (see `widen_rate`).
+const DEAR_ROUNDS: f64 = 4.0;
+
+/// The most plans an attempt makes for the one it spells (see [`Screen`]).
+const MAX_TRIES: usize = 4;
+
+/// A plan is spelt only when its predicted score is at least the best game's less this share:
+/// the prediction is rough (the power per descent of one game is not another's), so it only
+/// skips plans clearly worse.
+const SCREEN_MARGIN: f64 = 0.01;
+
 /// Games kept as candidates for polishing.
 const KEEP_GAMES: usize = 4;
 
@@ -703,6 +955,67 @@ const KEEP_GAMES: usize = 4;
 mod tests {
     use super::*;
     use crate::engine::Phrases;
+
+    /// An attempt with several plans spells the one predicted best, and none when even that one
+    /// is predicted below the screen's least score.
+    #[test]
+    fn an_attempt_spells_the_best_predicted_of_its_plans() {
+        let text = include_str!("../../problems/sample_wide.json");
+        let problem = Problem::from_json(text, std::path::Path::new("sample_wide.json")).unwrap();
+        let prep = Prepared::new(&problem);
+        let cfg = SolveConfig::new(Phrases::official());
+        let seed = problem.seeds[0];
+        let search = Search::new(&prep, seed, Budget::Attempts(1), &cfg);
+        let rate = 5.0;
+        let spec = |tries: usize, least: f64| Spec {
+            i: 1,
+            system: 0,
+            width: 2,
+            mode: Mode::Dp,
+            prefix: &[],
+            base_text: "",
+            greedy_unit: 0.0,
+            screen: Screen { tries, rate, least },
+        };
+        let spelt = |o: Outcome| match o {
+            Outcome::Spelt(g) => g,
+            Outcome::Screened { predicted, .. } => panic!("not spelt: predicted {predicted}"),
+        };
+        let one = spelt(search.attempt(spec(1, 0.0), None, None));
+        let mut predictions = vec![search.predicted(&one.plan, rate)];
+        // The other plans of an attempt are those of its other random seeds.
+        for k in 1..4u64 {
+            let pc = PlanConfig {
+                weights: cfg.systems[0].1.clone(),
+                rng_seed: 1 + (k << 32),
+                deadline: None,
+                narrow_at: None,
+                prefix: Vec::new(),
+            };
+            let shape = BeamShape {
+                width: 2,
+                branch: 2,
+            };
+            let mut valuer = search
+                .aware
+                .then(|| PhraseValuer::new(&search.encoder, PHRASE_WEIGHT, 0));
+            let valuer = valuer.as_mut().map(|v| v as _);
+            let plan = plan_beam(&problem, &prep.tables, seed, &pc, shape, valuer);
+            predictions.push(search.predicted(&plan, rate));
+        }
+        let best = predictions.iter().copied().fold(f64::MIN, f64::max);
+        let four = spelt(search.attempt(spec(4, 0.0), None, None));
+        assert_eq!(search.predicted(&four.plan, rate), best, "{predictions:?}");
+        let e = evaluate(&problem, seed, &four.result.solution, &cfg.phrases);
+        assert!(!e.end.is_error());
+        assert_eq!(e.score, four.result.score);
+        assert_eq!(e.locked as usize, four.plan.placements.len());
+        match search.attempt(spec(4, best + 1.0), None, None) {
+            Outcome::Screened { predicted, .. } => assert_eq!(predicted, best),
+            Outcome::Spelt(g) => panic!("spelt below the screen: {}", g.result.score),
+        }
+        spelt(search.attempt(spec(4, best), None, None));
+    }
 
     /// Regression: a beam attempt's cost once counted the character encoder's polish (about 60
     /// times the DP encoding), so on a clock any problem whose DP encoding took more than a
