@@ -8,9 +8,10 @@
 //!   a cost model of time per width per unit placed allows), with the scoring systems in turn
 //!   and a different random seed each time, and spells its game with the DP encoder. Narrow
 //!   beams cycle through the systems; from width [`WIDE`] on, beams are few and costly, so they
-//!   go to the systems whose whole games scored best. On a clock, beams widen only while
-//!   widening pays: after a round of wider beams that found no better game the width stays,
-//!   until a round of fresh games finds one.
+//!   go to the systems whose whole games scored best, as do dear narrow ones (fewer than
+//!   [`DEAR_ROUNDS`] fit in the time left). On a clock, dear beams widen only while widening
+//!   pays: after a round of fresh games that found no better game the width stays, until a
+//!   round of fresh games finds one.
 //! - **Screen.** On a clock, a plan's score is predicted before it is spelt: its move score is
 //!   exact, and its power follows its descents at the rate of the best game spelt. Where
 //!   spelling costs more than planning (a large board), an attempt makes several plans and
@@ -610,10 +611,15 @@ impl<'a> Search<'a> {
                     // of the time left is not run (problem 24: width 16 no better than 4, then
                     // 12 s of width 64 no better either) until a round of fresh games finds
                     // one. Cheap ones widen anyway: on small boards the gains of width come
-                    // now and then (problems 0, 10, 22 lost 3 to 9 % without them).
+                    // now and then (problems 0, 10, 22 lost 3 to 9 % without them). So do beams
+                    // whose best game ended before the source did: a wider beam survives longer,
+                    // which a round of games that all die early does not show (problem 18).
                     let left = self.left();
                     let wider = (width * GROWTH).min(max_width);
-                    let pays = widen_rate > 0.0 || cost(&costs, wider) * DEAR_ROUNDS <= left;
+                    let whole =
+                        games[0].plan.placements.len() >= self.problem.source_length as usize;
+                    let pays =
+                        widen_rate > 0.0 || !whole || cost(&costs, wider) * DEAR_ROUNDS <= left;
                     let growth = if pays { GROWTH } else { 1 };
                     let mut w = (width * growth).min(max_width);
                     while w > 1 && cost(&costs, w) > left {
@@ -937,7 +943,8 @@ const ATTEMPTS_POLISH_WORK: u64 = 500_000;
 /// [`Search::tail_round`]): fewer would rarely change the game.
 const TAIL_MIN_SHARE: f64 = 0.05;
 
-/// A round is dear when fewer than this many of it fit in the time left (see `widen_rate`).
+/// A round is dear when fewer than this many of it fit in the time left: dear rounds go to the
+/// best systems, and are not widened after a round of fresh games that found no better game.
 const DEAR_ROUNDS: f64 = 4.0;
 
 /// The most plans an attempt makes for the one it spells (see [`Screen`]).
