@@ -51,6 +51,45 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
     assert_eq!(seeds, 174, "174 distinct (problem, seed) pairs");
 }
 
+/// How a property test draws its random small problems: board size, number of units and their
+/// largest size, source length and seed (with seed 0 as well, or alone).
+struct Draw {
+    width: std::ops::Range<usize>,
+    height: std::ops::Range<usize>,
+    units: std::ops::Range<usize>,
+    cells: usize,
+    length: std::ops::Range<u32>,
+    seed: std::ops::Range<u32>,
+    with_seed_zero: bool,
+}
+
+impl Draw {
+    /// A random problem (the bottom half of its board filled at random): its JSON, the problem
+    /// and the drawn seed; `None` when the engine rejects it.
+    fn problem(&self, rng: &mut impl rand::Rng) -> Option<(String, hextris::engine::Problem, u32)> {
+        let (w, h) = (
+            rng.gen_range(self.width.clone()),
+            rng.gen_range(self.height.clone()),
+        );
+        let units: Vec<String> = (0..rng.gen_range(self.units.clone()))
+            .map(|_| hextris::testkit::random_unit(rng, self.cells, 0.3))
+            .collect();
+        let (length, seed) = (
+            rng.gen_range(self.length.clone()),
+            rng.gen_range(self.seed.clone()),
+        );
+        let seeds: &[u32] = if self.with_seed_zero {
+            &[0, seed]
+        } else {
+            &[seed]
+        };
+        let json =
+            hextris::testkit::random_problem(rng, (w, h), (h / 2, 0.2), &units, (length, seeds));
+        let p = hextris::engine::Problem::from_json(&json, std::path::Path::new("random")).ok()?;
+        Some((json, p, seed))
+    }
+}
+
 /// A whole game's planner options: system `system`, tie-break seed `rng_seed`, no clock.
 fn greedy_config(system: &str, rng_seed: u64) -> PlanConfig {
     PlanConfig {
@@ -98,24 +137,20 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
 /// spelling the official phrases and none.
 #[test]
 fn random_problems_get_answers_that_replay() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(42);
     let mut solved = 0;
+    let draw = Draw {
+        width: 4..16,
+        height: 5..16,
+        units: 1..4,
+        cells: 5,
+        length: 1..40,
+        seed: 1..100000,
+        with_seed_zero: true,
+    };
     for _ in 0..200 {
-        let (w, h) = (rng.gen_range(4..16usize), rng.gen_range(5..16usize));
-        let units: Vec<String> = (0..rng.gen_range(1..4))
-            .map(|_| hextris::testkit::random_unit(&mut rng, 5, 0.3))
-            .collect();
-        let (length, seed) = (rng.gen_range(1..40), rng.gen_range(1..100000));
-        let json = hextris::testkit::random_problem(
-            &mut rng,
-            (w, h),
-            (h / 2, 0.2),
-            &units,
-            (length, &[0, seed]),
-        );
-        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
-        else {
+        let Some((json, p, _)) = draw.problem(&mut rng) else {
             continue;
         };
         let prepared = [Prepared::new(&p)];
@@ -144,24 +179,20 @@ fn random_problems_get_answers_that_replay() {
 /// replays without error and scores what the solver reports.
 #[test]
 fn random_problems_on_a_clock_get_answers_that_replay() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let mut solved = 0;
+    let draw = Draw {
+        width: 5..20,
+        height: 6..20,
+        units: 1..5,
+        cells: 6,
+        length: 10..120,
+        seed: 1..100000,
+        with_seed_zero: true,
+    };
     for _ in 0..40 {
-        let (w, h) = (rng.gen_range(5..20usize), rng.gen_range(6..20usize));
-        let units: Vec<String> = (0..rng.gen_range(1..5))
-            .map(|_| hextris::testkit::random_unit(&mut rng, 6, 0.3))
-            .collect();
-        let (length, seed) = (rng.gen_range(10..120), rng.gen_range(1..100000));
-        let json = hextris::testkit::random_problem(
-            &mut rng,
-            (w, h),
-            (h / 2, 0.2),
-            &units,
-            (length, &[0, seed]),
-        );
-        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
-        else {
+        let Some((json, p, _)) = draw.problem(&mut rng) else {
             continue;
         };
         let prepared = [Prepared::new(&p)];
@@ -185,28 +216,24 @@ fn random_problems_on_a_clock_get_answers_that_replay() {
 #[test]
 fn a_plans_descents_are_its_descending_commands() {
     use hextris::engine::command::{Command, Decoded};
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     let mut checked = 0;
+    let draw = Draw {
+        width: 4..16,
+        height: 5..20,
+        units: 1..4,
+        cells: 5,
+        length: 1..40,
+        seed: 0..1000,
+        with_seed_zero: false,
+    };
     for _ in 0..300 {
-        let (w, h) = (rng.gen_range(4..16usize), rng.gen_range(5..20usize));
-        let units: Vec<String> = (0..rng.gen_range(1..4))
-            .map(|_| hextris::testkit::random_unit(&mut rng, 5, 0.3))
-            .collect();
-        let (length, seed) = (rng.gen_range(1..40), rng.gen_range(0..1000));
-        let json = hextris::testkit::random_problem(
-            &mut rng,
-            (w, h),
-            (h / 2, 0.2),
-            &units,
-            (length, &[seed]),
-        );
-        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
-        else {
+        let Some((json, p, seed)) = draw.problem(&mut rng) else {
             continue;
         };
         let tables = Tables::new(&p);
-        let plan = plan_greedy(&p, &tables, p.seeds[0], &greedy_config("balanced", 1));
+        let plan = plan_greedy(&p, &tables, seed, &greedy_config("balanced", 1));
         let text = hextris::encode::plain(&p, &tables, &plan);
         let down = text
             .chars()
@@ -252,26 +279,22 @@ fn a_plans_descents_are_its_descending_commands() {
 fn a_kept_opening_is_not_spelt_again() {
     use hextris::encode::Opening;
     use hextris::plan::text_of_opening;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(1337);
     let phrases = Phrases::official();
     let table = PhraseTable::new(&phrases);
     let (mut games, mut cuts, mut with_power) = (0, 0, 0);
+    let draw = Draw {
+        width: 5..16,
+        height: 6..16,
+        units: 1..4,
+        cells: 5,
+        length: 2..30,
+        seed: 0..100000,
+        with_seed_zero: false,
+    };
     for _ in 0..150 {
-        let (w, h) = (rng.gen_range(5..16usize), rng.gen_range(6..16usize));
-        let units: Vec<String> = (0..rng.gen_range(1..4))
-            .map(|_| hextris::testkit::random_unit(&mut rng, 5, 0.3))
-            .collect();
-        let (length, seed) = (rng.gen_range(2..30), rng.gen_range(0..100000u32));
-        let json = hextris::testkit::random_problem(
-            &mut rng,
-            (w, h),
-            (h / 2, 0.2),
-            &units,
-            (length, &[seed]),
-        );
-        let Ok(p) = hextris::engine::Problem::from_json(&json, std::path::Path::new("random"))
-        else {
+        let Some((json, p, seed)) = draw.problem(&mut rng) else {
             continue;
         };
         let tables = Tables::new(&p);

@@ -251,6 +251,39 @@ impl<'a> Search<'a> {
         plan.move_score as f64 + rate * plan.descents(self.tables) as f64
     }
 
+    /// The `k`-th plan of the attempt `spec`: the first keeps the attempt's own random seed, the
+    /// others take seeds of their own, out of the range of attempt indices.
+    fn plan(
+        &self,
+        spec: &Spec,
+        k: usize,
+        plan_until: Option<Instant>,
+        narrow_at: Option<Instant>,
+    ) -> Plan {
+        let pc = PlanConfig {
+            weights: self.cfg.systems[spec.system].1.clone(),
+            rng_seed: spec.i as u64 + ((k as u64) << 32),
+            deadline: plan_until.or(self.deadline),
+            narrow_at,
+            prefix: spec.prefix.to_vec(),
+        };
+        let shape = BeamShape {
+            width: spec.width,
+            branch: spec.width.clamp(1, 8),
+        };
+        let mut valuer = self
+            .aware
+            .then(|| PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0));
+        plan_beam(
+            self.problem,
+            self.tables,
+            self.seed,
+            &pc,
+            shape,
+            valuer.as_mut().map(|v| v as _),
+        )
+    }
+
     /// Plans one game as `spec` says (the best predicted of `spec.screen.tries`) and spells it,
     /// unless its predicted score falls short of `spec.screen.least`; `plan_until` stops the
     /// planner early (the quick answer), `narrow_at` narrows a late beam.
@@ -270,38 +303,15 @@ impl<'a> Search<'a> {
             greedy_unit,
             screen,
         } = spec;
-        let (name, weights) = &self.cfg.systems[system];
+        let name = &self.cfg.systems[system].0;
         let t0 = Instant::now();
-        let shape = BeamShape {
-            width,
-            branch: width.clamp(1, 8),
-        };
         let mut best: Option<(f64, Plan)> = None;
         let mut plans = 0;
         while plans < screen.tries.max(1) {
             if plans > 0 && crate::stop::passed(self.deadline) {
                 break;
             }
-            // The first plan keeps the attempt's own random seed; the others take seeds of their
-            // own, out of the range of attempt indices.
-            let pc = PlanConfig {
-                weights: weights.clone(),
-                rng_seed: i as u64 + ((plans as u64) << 32),
-                deadline: plan_until.or(self.deadline),
-                narrow_at,
-                prefix: prefix.to_vec(),
-            };
-            let mut valuer = self
-                .aware
-                .then(|| PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0));
-            let plan = plan_beam(
-                self.problem,
-                self.tables,
-                self.seed,
-                &pc,
-                shape,
-                valuer.as_mut().map(|v| v as _),
-            );
+            let plan = self.plan(&spec, plans, plan_until, narrow_at);
             plans += 1;
             let value = self.predicted(&plan, screen.rate);
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
@@ -557,10 +567,6 @@ impl<'a> Search<'a> {
         // from one that scored 13 % more at width 4, problem 24).
         let mut record: Vec<(usize, u64)> = vec![(0, 0); self.cfg.systems.len()];
         record[0] = (1, quick.result.score);
-        let note = |record: &mut [(usize, u64)], system: usize, width: usize, score: u64| {
-            let r = &mut record[system];
-            *r = (r.0.max(width), r.1.max(score));
-        };
         let mut costs = Costs {
             per_unit: quick.plan_time.as_secs_f64() / quick.plan.placements.len().max(1) as f64,
             units: quick.plan.placements.len().max(1) as f64,
@@ -611,7 +617,7 @@ impl<'a> Search<'a> {
                     // of the time left is not run (problem 24: width 16 no better than 4, then
                     // 12 s of width 64 no better either) until a round of fresh games finds
                     // one. Cheap ones widen anyway: on small boards the gains of width come
-                    // now and then (problems 0, 10, 22 lost 3 to 9 % without them). So do beams
+                    // now and then (problems 0, 10, 22 lost 6 to 8 % without them). So do beams
                     // whose best game ended before the source did: a wider beam survives longer,
                     // which a round of games that all die early does not show (problem 18).
                     let left = self.left();
@@ -747,34 +753,32 @@ impl<'a> Search<'a> {
                 width = next;
             }
             for outcome in round {
-                let g = match outcome {
-                    Outcome::Spelt(g) => g,
+                // A screened plan counts as a game of its predicted score for the records and
+                // the cost of planning; only a spelt game can be the best.
+                let (system, plan_time, units, score, game) = match outcome {
+                    Outcome::Spelt(g) => {
+                        let units = g.plan.placements.len();
+                        (g.system, g.plan_time, units, g.result.score, Some(g))
+                    }
                     Outcome::Screened {
                         system,
                         plan_time,
                         units,
                         predicted,
-                    } => {
-                        // The system ran at this width: its record holds the prediction.
-                        if fresh {
-                            note(&mut record, system, next, predicted as u64);
-                        }
-                        costs.per_unit = costs
-                            .per_unit
-                            .max(plan_time.as_secs_f64() / (next as f64 * units.max(1) as f64));
-                        costs.units = costs.units.max(units as f64);
-                        continue;
-                    }
+                    } => (system, plan_time, units, predicted as u64, None),
                 };
                 // A neighbourhood's score is mostly its opening's: only whole games count.
                 if fresh {
-                    note(&mut record, g.system, next, g.result.score);
+                    let r = &mut record[system];
+                    *r = (r.0.max(next), r.1.max(score));
                 }
-                costs.per_unit = costs.per_unit.max(
-                    g.plan_time.as_secs_f64()
-                        / (next as f64 * g.plan.placements.len().max(1) as f64),
-                );
-                costs.units = costs.units.max(g.plan.placements.len() as f64);
+                costs.per_unit = costs
+                    .per_unit
+                    .max(plan_time.as_secs_f64() / (next as f64 * units.max(1) as f64));
+                costs.units = costs.units.max(units as f64);
+                let Some(g) = game else {
+                    continue;
+                };
                 costs.encode = costs.encode.max(g.encode_time.as_secs_f64());
                 if g.result.score > best.score {
                     best = g.result.clone();
@@ -963,12 +967,17 @@ mod tests {
     use super::*;
     use crate::engine::Phrases;
 
+    /// The bundled sample problem on a 30 x 12 board.
+    fn sample_wide() -> Problem {
+        let text = include_str!("../../problems/sample_wide.json");
+        Problem::from_json(text, std::path::Path::new("sample_wide.json")).unwrap()
+    }
+
     /// An attempt with several plans spells the one predicted best, and none when even that one
     /// is predicted below the screen's least score.
     #[test]
     fn an_attempt_spells_the_best_predicted_of_its_plans() {
-        let text = include_str!("../../problems/sample_wide.json");
-        let problem = Problem::from_json(text, std::path::Path::new("sample_wide.json")).unwrap();
+        let problem = sample_wide();
         let prep = Prepared::new(&problem);
         let cfg = SolveConfig::new(Phrases::official());
         let seed = problem.seeds[0];
@@ -988,28 +997,10 @@ mod tests {
             Outcome::Spelt(g) => g,
             Outcome::Screened { predicted, .. } => panic!("not spelt: predicted {predicted}"),
         };
-        let one = spelt(search.attempt(spec(1, 0.0), None, None));
-        let mut predictions = vec![search.predicted(&one.plan, rate)];
-        // The other plans of an attempt are those of its other random seeds.
-        for k in 1..4u64 {
-            let pc = PlanConfig {
-                weights: cfg.systems[0].1.clone(),
-                rng_seed: 1 + (k << 32),
-                deadline: None,
-                narrow_at: None,
-                prefix: Vec::new(),
-            };
-            let shape = BeamShape {
-                width: 2,
-                branch: 2,
-            };
-            let mut valuer = search
-                .aware
-                .then(|| PhraseValuer::new(&search.encoder, PHRASE_WEIGHT, 0));
-            let valuer = valuer.as_mut().map(|v| v as _);
-            let plan = plan_beam(&problem, &prep.tables, seed, &pc, shape, valuer);
-            predictions.push(search.predicted(&plan, rate));
-        }
+        // An attempt's plans are those of its random seeds, the first its own.
+        let predictions: Vec<f64> = (0..4)
+            .map(|k| search.predicted(&search.plan(&spec(4, 0.0), k, None, None), rate))
+            .collect();
         let best = predictions.iter().copied().fold(f64::MIN, f64::max);
         let four = spelt(search.attempt(spec(4, 0.0), None, None));
         assert_eq!(search.predicted(&four.plan, rate), best, "{predictions:?}");
@@ -1032,8 +1023,7 @@ mod tests {
     /// test fails ("only 1 attempt(s)"): beams must run.
     #[test]
     fn a_dear_polish_does_not_stop_the_beams() {
-        let text = include_str!("../../problems/sample_wide.json");
-        let problem = Problem::from_json(text, std::path::Path::new("sample_wide.json")).unwrap();
+        let problem = sample_wide();
         let prep = Prepared::new(&problem);
         let cfg = SolveConfig::new(Phrases::official());
         let seed = problem.seeds[0];
