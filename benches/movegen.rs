@@ -22,6 +22,7 @@ fn bench(c: &mut Criterion) {
             deadline: None,
             narrow_at: None,
             prefix: Vec::new(),
+            carry: 0,
         };
         let plan = plan_greedy(&p, &tables, p.seeds[0], &cfg);
         let mut mid = Sim::new(&p);

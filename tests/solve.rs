@@ -98,6 +98,7 @@ fn greedy_config(system: &str, rng_seed: u64) -> PlanConfig {
         deadline: None,
         narrow_at: None,
         prefix: Vec::new(),
+        carry: 0,
     }
 }
 

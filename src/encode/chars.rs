@@ -891,8 +891,23 @@ impl Encoder<'_> {
         deadline: Option<Instant>,
         stats: &mut CharStats,
     ) -> Option<String> {
+        self.encode_chars_after(ct, plan, super::Opening::default(), deadline, stats)
+    }
+
+    /// As [`Encoder::encode_chars`], the plan's first `opening.units` placements taken as spelt
+    /// by `opening.text` (the caller's promise: that text locks exactly them): only the rest is
+    /// spelt, from the automaton's node after the opening and with its phrases counted as used.
+    pub fn encode_chars_after(
+        &self,
+        ct: &CharTables,
+        plan: &Plan,
+        opening: super::Opening,
+        deadline: Option<Instant>,
+        stats: &mut CharStats,
+    ) -> Option<String> {
         let problem = self.problem;
         let n = plan.placements.len();
+        let first = opening.units.min(n);
         // The boards before each unit.
         let mut boards: Vec<Board> = Vec::with_capacity(n);
         let mut sim = Sim::new(problem);
@@ -911,7 +926,7 @@ impl Encoder<'_> {
         let mut enter: Vec<Vec<i32>> = vec![vec![0; rep.len()]; n + 1];
         let mut saved: Vec<Option<(Region, Values)>> = (0..n).map(|_| None).collect();
         let mut kept = 0usize;
-        for u in (0..n).rev() {
+        for u in (first..n).rev() {
             if late() {
                 return None;
             }
@@ -938,11 +953,18 @@ impl Encoder<'_> {
         }
         // Forward: spell unit after unit, following both automata.
         let full = &ct.full;
-        let mut out = String::new();
-        let (mut a_full, mut a_rep): (Node, Node) = (0, 0);
+        let mut out = String::from(opening.text);
         let mut used = vec![false; self.table.phrases.len()];
+        let (mut a_full, mut a_rep): (Node, Node) = (0, 0);
+        for b in opening.text.to_ascii_lowercase().bytes() {
+            a_full = full.step(a_full, b);
+            a_rep = rep.step(a_rep, b);
+            for &p in full.ends(a_full) {
+                used[ct.full_ids[p as usize]] = true;
+            }
+        }
         let mut cache: rustc_hash::FxHashMap<Vec<usize>, Fresh> = Default::default();
-        for (u, pl) in plan.placements.iter().enumerate() {
+        for (u, pl) in plan.placements.iter().enumerate().skip(first) {
             if late() {
                 return None;
             }
@@ -1306,5 +1328,62 @@ mod tests {
             checked > 500 && rotating > 150 && skipped * 5 < checked,
             "{checked} cases, {rotating} rotating, {skipped} skipped"
         );
+    }
+}
+
+#[cfg(test)]
+mod opening_tests {
+    use crate::encode::{CharStats, CharTables, Encoder, Opening, PhraseTable};
+    use crate::engine::{evaluate, Phrases, Problem};
+    use crate::plan::{plan_greedy, text_of_opening, PlanConfig, Tables, Weights};
+
+    /// Spelling a plan after an opening taken from the encoder's own text for it gives that
+    /// text back (the units after the cut are valued and walked exactly as in the whole
+    /// encoding), at every cut; and the text replays to the planned locks.
+    #[test]
+    fn an_opening_of_its_own_text_gives_the_same_text() {
+        for text in [
+            include_str!("../../problems/sample_hex.json"),
+            include_str!("../../problems/sample_wide.json"),
+        ] {
+            let problem = Problem::from_json(text, std::path::Path::new("sample")).unwrap();
+            let tables = Tables::new(&problem);
+            let phrases = Phrases::official();
+            let table = PhraseTable::new(&phrases);
+            let encoder = Encoder::new(&problem, &tables, &table);
+            let ct = CharTables::new(&table, &tables.spaces, problem.width);
+            let seed = problem.seeds[0];
+            let cfg = PlanConfig {
+                weights: Weights::system("balanced").unwrap(),
+                rng_seed: 1,
+                deadline: None,
+                narrow_at: None,
+                prefix: Vec::new(),
+                carry: 0,
+            };
+            let plan = plan_greedy(&problem, &tables, seed, &cfg);
+            let mut stats = CharStats::default();
+            let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
+            let e = evaluate(&problem, seed, &whole, &phrases);
+            assert!(!e.end.is_error());
+            assert_eq!(e.locked as usize, plan.placements.len());
+            let n = plan.placements.len();
+            for units in [0, 1, n / 3, n / 2, n - 1, n] {
+                let opening = text_of_opening(&problem, seed, &whole, units).unwrap();
+                let again = encoder
+                    .encode_chars_after(
+                        &ct,
+                        &plan,
+                        Opening {
+                            units,
+                            text: opening,
+                        },
+                        None,
+                        &mut stats,
+                    )
+                    .unwrap();
+                assert_eq!(again, whole, "cut at {units} of {n}");
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@
 pub mod automaton;
 pub mod chars;
 pub mod comps;
+pub mod forward;
 pub mod line;
 pub mod phrases;
 pub mod unit;
@@ -314,11 +315,14 @@ impl<'a> Encoder<'a> {
 }
 
 /// The phrase potential of locks, for the planner: for a unit that cannot rotate, the value of
-/// spelling its way to each lock (the forward programme of [`line`], exact up to the visited
-/// positions), times `weight`. The first use of each phrase counts during the first
-/// `bonus_units` units. Units that can rotate get nothing: their phrase potential follows the
-/// depth of the lock, which the heuristic values already (a forward programme over their row
-/// components cost several plans' time and showed no gain in the benchmark).
+/// spelling its way to each lock, times `weight`. With the character-level programme
+/// ([`forward::Forward`], [`PhraseValuer::with_chars`]) the value counts every character, the
+/// lock's included, and carries the phrase automaton's node from unit to unit; otherwise it is
+/// the word-level forward programme of [`line`] (exact up to the visited positions), whose
+/// first uses count during the first `bonus_units` units. Units that can rotate get nothing:
+/// their phrase potential follows the depth of the lock, which the heuristic values already (a
+/// forward programme over their row components cost several plans' time and showed no gain in
+/// the benchmark).
 pub struct PhraseValuer<'e> {
     encoder: &'e Encoder<'e>,
     weight: f64,
@@ -326,6 +330,8 @@ pub struct PhraseValuer<'e> {
     fresh: Vec<i32>,
     used: Vec<i32>,
     line: Vec<i32>,
+    chars: Option<forward::Forward>,
+    out: Vec<Option<(i32, u32)>>,
 }
 
 impl<'e> PhraseValuer<'e> {
@@ -342,7 +348,21 @@ impl<'e> PhraseValuer<'e> {
             fresh: values(false),
             used: values(true),
             line: Vec::new(),
+            chars: None,
+            out: Vec::new(),
         }
+    }
+
+    /// The same valuer at the character level (see [`forward`]), where some phrase can be spelt
+    /// without rotating.
+    pub fn with_chars(mut self) -> PhraseValuer<'e> {
+        self.chars = forward::Forward::new(self.encoder.table);
+        self
+    }
+
+    /// The carry after a game's opening text (for a plan that starts from it).
+    pub fn carry_after(&self, text: &str) -> u32 {
+        self.chars.as_ref().map_or(0, |f| f.carry_after(text))
     }
 }
 
@@ -354,12 +374,33 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         _board: &crate::engine::Board,
         free: &[u64],
         locks: &[crate::plan::Lock],
-        out: &mut Vec<f64>,
+        carry: u32,
+        out: &mut Vec<(f64, u32)>,
     ) {
         out.clear();
         let e = self.encoder;
         let space = &e.tables.spaces[unit];
         if space.rotates() {
+            // A unit that rotates is not valued, but it gives back the credit of the node it
+            // starts from (see below), and leaves no node worth anything.
+            if let Some(fw) = &self.chars {
+                let back = -fw.potential(carry) as f64 * self.weight;
+                out.resize(locks.len(), (back, 0));
+            }
+            return;
+        }
+        if let Some(fw) = self.chars.as_mut() {
+            // A lock is credited with the potential of the node it leaves, and the unit after
+            // it gives that credit back, since its own values realise what the node is worth:
+            // over a game the credits cancel (the beam compares partial games by what they
+            // spelt, plus what their last lock promises), and nothing is counted twice.
+            fw.lock_values(space, free, carry, locks, true, &mut self.out);
+            let (w, credited) = (self.weight, fw.potential(carry));
+            out.extend(
+                self.out
+                    .iter()
+                    .map(|v| v.map_or((0.0, 0), |(v, c)| ((v - credited) as f64 * w, c))),
+            );
             return;
         }
         let wval = if step < self.bonus_units {
@@ -381,9 +422,9 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out.extend(locks.iter().map(|l| {
             let v = line::forward_at(&job, &self.line, l.state);
             if v > unit::NEG {
-                v as f64 * self.weight
+                (v as f64 * self.weight, 0)
             } else {
-                0.0
+                (0.0, 0)
             }
         }));
     }

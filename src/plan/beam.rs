@@ -35,6 +35,8 @@ impl BeamShape {
 struct Node {
     sim: Sim,
     value: f64,
+    /// The valuer's carry after this node's last lock.
+    carry: u32,
     /// Index of this node's step record in `steps`, or `usize::MAX` for the root.
     step: usize,
 }
@@ -97,14 +99,15 @@ fn plan_with(
     let mut beam = vec![Node {
         sim,
         value: 0.0,
+        carry: cfg.carry,
         step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
     }];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
     let mut truncated = false;
-    let mut children: Vec<(f64, usize, Lock)> = Vec::new();
-    let mut scored: Vec<(f64, Lock)> = Vec::new();
-    let mut extra: Vec<f64> = Vec::new();
+    let mut children: Vec<(f64, usize, Lock, u32)> = Vec::new();
+    let mut scored: Vec<(f64, Lock, u32)> = Vec::new();
+    let mut extra: Vec<(f64, u32)> = Vec::new();
     for (step, unit) in Source::new(seed, problem.source_length as u64, problem.units.len())
         .enumerate()
         .skip(cfg.prefix.len())
@@ -139,13 +142,15 @@ fn plan_with(
                     &node.sim.board,
                     &scratch.free,
                     &scratch.locks,
+                    node.carry,
                     &mut extra,
                 );
             }
             for (i, lock) in scratch.locks.iter().enumerate() {
                 let f = Features::of(&node.sim.board, space, lock.state, node.sim.ls_old);
                 let v = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
-                scored.push((v + extra.get(i).copied().unwrap_or(0.0), *lock));
+                let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
+                scored.push((v + e, *lock, carry));
             }
             let keep = branch.min(scored.len());
             if keep < scored.len() {
@@ -155,7 +160,7 @@ fn plan_with(
             children.extend(
                 scored[..keep]
                     .iter()
-                    .map(|&(v, l)| (node.value + v, parent, l)),
+                    .map(|&(v, l, c)| (node.value + v, parent, l, c)),
             );
             live.push(node);
         }
@@ -164,7 +169,7 @@ fn plan_with(
         }
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = rustc_hash::FxHashSet::default();
-        for &(value, parent, lock) in &children {
+        for &(value, parent, lock, carry) in &children {
             if beam.len() == width {
                 break;
             }
@@ -180,6 +185,7 @@ fn plan_with(
             beam.push(Node {
                 sim,
                 value,
+                carry,
                 step: steps.len() - 1,
             });
         }
@@ -243,6 +249,7 @@ mod tests {
             deadline: None,
             narrow_at: None,
             prefix: Vec::new(),
+            carry: 0,
         };
         let g = plan_greedy(&p, &t, 5, &cfg);
         assert_eq!(

@@ -87,9 +87,15 @@ impl Sim {
 /// A source of value for locks beyond the heuristic, from outside the planner: the encoder's
 /// phrase potential (how much a unit can spell on its way to each lock). The planner only calls
 /// it; it knows nothing of phrases.
+///
+/// A valuer may carry a state from one unit to the next (the phrase automaton's node that the
+/// lock leaves, say): the planner keeps it with each partial game, opaque, and hands it back for
+/// that game's next unit (0 at the start of a game, or [`PlanConfig::carry`] after a prefix).
 pub trait LockValuer {
-    /// Fills `out` with an extra value per lock of `locks` (same order) for unit `unit`, the
-    /// `step`-th unit of the game, on `board`; `free` is the unit's free map on that board.
+    /// Fills `out` with an extra value and the carry after it per lock of `locks` (same order)
+    /// for unit `unit`, the `step`-th unit of the game, on `board`; `free` is the unit's free
+    /// map on that board and `carry` what the lock before left.
+    #[allow(clippy::too_many_arguments)]
     fn values(
         &mut self,
         step: usize,
@@ -97,7 +103,8 @@ pub trait LockValuer {
         board: &Board,
         free: &[u64],
         locks: &[Lock],
-        out: &mut Vec<f64>,
+        carry: u32,
+        out: &mut Vec<(f64, u32)>,
     );
 }
 
@@ -231,6 +238,8 @@ pub struct PlanConfig {
     /// Placements the game starts with (the first units of the source, as given): the search
     /// plans the rest. Empty for a whole game.
     pub prefix: Vec<Placement>,
+    /// The valuer's carry after the prefix (see [`LockValuer`]); 0 without one.
+    pub carry: u32,
 }
 
 /// Lists the supported locks (see [`UnitSpace::locks`]) of the unit `unit` on `board` into

@@ -115,6 +115,8 @@ struct Game {
     mode: Mode,
     /// Spelt by the character encoder already.
     polished: bool,
+    /// Units kept from the game it re-planned (0 for a whole game).
+    kept: usize,
 }
 
 /// What one attempt plays: its index (the random seed), system, beam width, encoder, and the
@@ -132,6 +134,10 @@ struct Spec<'a> {
     greedy_unit: f64,
     /// Which of its plans the attempt spells, if any.
     screen: Screen,
+    /// Spell with the character encoder instead of `mode` (see [`Search::spell_chars`]).
+    chars: bool,
+    /// Plan with the character-level phrase valuer (see [`Search::chars_valuer`]).
+    chars_valuer: bool,
 }
 
 /// Plans are cheap beside their spelling on a large board (problem 24: 0.75 s against 2.4 s), and
@@ -180,8 +186,24 @@ struct Costs {
     encode: f64,
     /// The character encoder's time as a multiple of the DP encoder's.
     chars_factor: f64,
+    /// Whether `chars_factor` was measured (it starts as a guess).
+    chars_measured: bool,
     /// What polishing adds, as a factor of the DP encoder's score (the smallest seen).
     polish_gain: f64,
+}
+
+impl Costs {
+    /// Learns the character encoder's factor from a whole game's spelling that took `seconds`:
+    /// the first measure replaces the guess, later ones can only raise it.
+    fn learn_chars(&mut self, seconds: f64) {
+        let factor = (seconds / self.encode.max(1e-6)).min(1e4);
+        self.chars_factor = if self.chars_measured {
+            self.chars_factor.max(factor)
+        } else {
+            factor
+        };
+        self.chars_measured = true;
+    }
 }
 
 /// Solves one seed within its budget, running `lanes` attempts at a time on the current rayon
@@ -217,6 +239,10 @@ struct Search<'a> {
 impl<'a> Search<'a> {
     fn new(prep: &'a Prepared<'a>, seed: u32, budget: Budget, cfg: &'a SolveConfig) -> Self {
         let spells = !cfg.table.phrases.is_empty();
+        // Phrase-aware placement for units that cannot rotate: cheap and exact there. (Valuing
+        // the opening of other games by the forward programme costs several times a plan and
+        // showed no gain in the benchmark, so it is not used.)
+        let aware = spells && prep.tables.spaces.iter().any(|s| !s.rotates());
         Search {
             problem: prep.problem,
             tables: &prep.tables,
@@ -230,10 +256,7 @@ impl<'a> Search<'a> {
                 Budget::Attempts(_) => None,
             },
             spells,
-            // Phrase-aware placement for units that cannot rotate: cheap and exact there.
-            // (Valuing the opening of other games by the forward programme costs several times
-            // a plan and showed no gain in the benchmark, so it is not used.)
-            aware: spells && prep.tables.spaces.iter().any(|s| !s.rotates()),
+            aware,
             debug: super::debug_enabled(),
         }
     }
@@ -244,6 +267,18 @@ impl<'a> Search<'a> {
                 .saturating_duration_since(Instant::now())
                 .as_secs_f64()
         })
+    }
+
+    /// Whether the attempts plan with the character-level phrase valuer
+    /// ([`crate::encode::forward`]) rather than the word-level one of [`crate::encode::line`]:
+    /// once the best game `best` plays the whole source. The character level spells more where
+    /// it steers the game (problem 8 at 10 attempts 20,563 -> 21,341, random problems +0.8 %),
+    /// but where the game is one of survival its games die sooner (problem 18, fresh width-64
+    /// beams of system `fill`: 2 of 14 played all 1,000 units with it, 7 of 14 by words and 9
+    /// of 14 without a valuer), for reasons not found: the lock's character, the carry and the
+    /// potential each left out did not change that.
+    fn chars_valuer(&self, best: &Game) -> bool {
+        best.plan.placements.len() >= self.problem.source_length as usize
     }
 
     /// A plan's predicted score: its move score, and its descents at `rate` points each.
@@ -260,20 +295,34 @@ impl<'a> Search<'a> {
         plan_until: Option<Instant>,
         narrow_at: Option<Instant>,
     ) -> Plan {
+        let mut valuer = self.aware.then(|| {
+            let v = PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0);
+            if spec.chars_valuer {
+                v.with_chars()
+            } else {
+                v
+            }
+        });
+        // A plan from a kept opening starts where that opening's text left the valuer.
+        let carry = match (&valuer, spec.prefix.is_empty()) {
+            (Some(v), false) => {
+                text_of_opening(self.problem, self.seed, spec.base_text, spec.prefix.len())
+                    .map_or(0, |t| v.carry_after(t))
+            }
+            _ => 0,
+        };
         let pc = PlanConfig {
             weights: self.cfg.systems[spec.system].1.clone(),
             rng_seed: spec.i as u64 + ((k as u64) << 32),
             deadline: plan_until.or(self.deadline),
             narrow_at,
             prefix: spec.prefix.to_vec(),
+            carry,
         };
         let shape = BeamShape {
             width: spec.width,
             branch: spec.width.clamp(1, 8),
         };
-        let mut valuer = self
-            .aware
-            .then(|| PhraseValuer::new(&self.encoder, PHRASE_WEIGHT, 0));
         plan_beam(
             self.problem,
             self.tables,
@@ -302,8 +351,18 @@ impl<'a> Search<'a> {
             base_text,
             greedy_unit,
             screen,
+            chars,
+            chars_valuer,
         } = spec;
-        let name = &self.cfg.systems[system].0;
+        let name = format!(
+            "{}{}",
+            self.cfg.systems[system].0,
+            if self.aware && !chars_valuer {
+                "/words"
+            } else {
+                ""
+            }
+        );
         let t0 = Instant::now();
         let mut best: Option<(f64, Plan)> = None;
         let mut plans = 0;
@@ -350,20 +409,33 @@ impl<'a> Search<'a> {
                 units: prefix.len(),
                 text,
             });
-        let text = self
-            .encoder
-            .encode_after(&plan, opening, mode, self.deadline, greedy_unit);
+        // Where the character encoder costs no more than the plan, it spells the game at once
+        // (the DP encoder's score would misjudge a plan made for it); out of time, the DP
+        // encoder takes over.
+        let by_chars = chars
+            .then(|| {
+                let ct = self.prep.chars(&self.cfg.table);
+                let mut stats = CharStats::default();
+                self.encoder
+                    .encode_chars_after(ct, &plan, opening, self.deadline, &mut stats)
+            })
+            .flatten();
+        let polished = by_chars.is_some();
+        let text = by_chars.unwrap_or_else(|| {
+            self.encoder
+                .encode_after(&plan, opening, mode, self.deadline, greedy_unit)
+        });
         let encode_time = t0.elapsed() - plan_time;
+        let spelt_by = if polished { "chars" } else { mode.name() };
         let result = self.result(
             text,
-            format!("hextris {name}#{i} w{width}{from} {}", mode.name()),
+            format!("hextris {name}#{i} w{width}{from} {spelt_by}"),
         );
         if self.debug {
             eprintln!(
-                "  problem {} seed {} attempt {i} {name} w{width}{from} {}: {plans} plan(s) {:.3}s ({} units) encode {:.3}s score {} (predicted {predicted:.0})",
+                "  problem {} seed {} attempt {i} {name} w{width}{from} {spelt_by}: {plans} plan(s) {:.3}s ({} units) encode {:.3}s score {} (predicted {predicted:.0})",
                 self.problem.id,
                 self.seed,
-                mode.name(),
                 plan_time.as_secs_f64(),
                 plan.placements.len(),
                 encode_time.as_secs_f64(),
@@ -377,7 +449,8 @@ impl<'a> Search<'a> {
             plan_time: plan_time / plans as u32,
             encode_time,
             mode,
-            polished: false,
+            polished,
+            kept: prefix.len(),
         })
     }
 
@@ -462,6 +535,8 @@ impl<'a> Search<'a> {
                 base_text: "",
                 greedy_unit: 0.0,
                 screen: Screen::NONE,
+                chars: false,
+                chars_valuer: true,
             },
             plan_until,
             None,
@@ -532,6 +607,7 @@ impl<'a> Search<'a> {
             encode_time: Duration::ZERO,
             mode: Mode::Dp,
             polished: tag.contains(" chars"),
+            kept: 0,
         })
     }
 
@@ -577,6 +653,7 @@ impl<'a> Search<'a> {
                 quick.encode_time.as_secs_f64()
             },
             chars_factor: FIRST_CHARS_FACTOR,
+            chars_measured: false,
             polish_gain: FIRST_POLISH_GAIN,
         };
         let mut best = quick.result.clone();
@@ -720,12 +797,19 @@ impl<'a> Search<'a> {
             let screen = Screen {
                 tries,
                 rate,
-                least: if rate > 0.0 && costs.encode >= self.plan_cost(&costs, next) {
+                least: if rate > 0.0
+                    && self.spell_cost(&costs, next, tries) >= self.plan_cost(&costs, next)
+                {
                     best.score as f64 * (1.0 - SCREEN_MARGIN)
                 } else {
                     0.0
                 },
             };
+            // A neighbourhood of a game the character encoder spelt is spelt by it too: spelt
+            // by the DP encoder, its units after the cut could not compete with the text kept.
+            let base_chars = renew && games[0].polished && self.spells && costs.chars_measured;
+            let chars = base_chars || self.spell_chars(&costs, next, tries);
+            let chars_valuer = self.chars_valuer(&games[0]);
             let (round_start, best_before) = (Instant::now(), best.score);
             let round: Vec<Outcome> = (0..n)
                 .into_par_iter()
@@ -740,6 +824,8 @@ impl<'a> Search<'a> {
                         base_text,
                         greedy_unit,
                         screen,
+                        chars,
+                        chars_valuer,
                     };
                     self.attempt(spec, None, narrow_at)
                 })
@@ -779,7 +865,14 @@ impl<'a> Search<'a> {
                 let Some(g) = game else {
                     continue;
                 };
-                costs.encode = costs.encode.max(g.encode_time.as_secs_f64());
+                if g.polished {
+                    // Spelt by the character encoder: its time, per unit spelt, against the
+                    // DP encoder's whole game.
+                    let spelt = units.saturating_sub(g.kept).max(1) as f64 / units.max(1) as f64;
+                    costs.learn_chars(g.encode_time.as_secs_f64() / spelt);
+                } else {
+                    costs.encode = costs.encode.max(g.encode_time.as_secs_f64());
+                }
                 if g.result.score > best.score {
                     best = g.result.clone();
                 }
@@ -815,9 +908,9 @@ impl<'a> Search<'a> {
         let least = ((units as f64 * TAIL_MIN_SHARE).ceil() as usize).max(1);
         let mut w = width.max(1);
         loop {
-            let per_unit =
-                costs.per_unit * w as f64 * PLAN_MARGIN * self.tries(costs, w, rate) as f64
-                    + costs.encode / units as f64;
+            let tries = self.tries(costs, w, rate);
+            let per_unit = costs.per_unit * w as f64 * PLAN_MARGIN * tries as f64
+                + self.spell_cost(costs, w, tries) / units as f64;
             let fit = (left / per_unit.max(1e-9)).floor().min(units as f64) as usize;
             if fit >= least {
                 return Some((w, fit));
@@ -850,7 +943,29 @@ impl<'a> Search<'a> {
     /// the polish rounds make on the time then left, not part of the attempt: with it counted
     /// here, a problem whose polish is dear stopped after its quick answer.)
     fn cost(&self, costs: &Costs, w: usize, rate: f64) -> f64 {
-        self.plan_cost(costs, w) * self.tries(costs, w, rate) as f64 + costs.encode
+        let tries = self.tries(costs, w, rate);
+        self.plan_cost(costs, w) * tries as f64 + self.spell_cost(costs, w, tries)
+    }
+
+    /// Whether a round of width `w` whose attempts make `tries` plans each spells with the
+    /// character encoder: on a clock, once that encoder's time is measured, where a whole
+    /// game's spelling by it costs no more than the attempt's plans (a small board). Its games
+    /// then need no polish, and a plan made for it (see [`crate::encode::forward`]) is judged
+    /// by what it spells, not by what the DP encoder would.
+    fn spell_chars(&self, costs: &Costs, w: usize, tries: usize) -> bool {
+        self.spells
+            && self.deadline.is_some()
+            && costs.chars_measured
+            && costs.encode * costs.chars_factor <= self.plan_cost(costs, w) * tries as f64
+    }
+
+    /// What spelling one attempt's game costs, by the encoder it uses.
+    fn spell_cost(&self, costs: &Costs, w: usize, tries: usize) -> f64 {
+        if self.spell_chars(costs, w, tries) {
+            costs.encode * costs.chars_factor
+        } else {
+            costs.encode
+        }
     }
 
     /// What one plan of width `w` costs, by the cost model.
@@ -923,7 +1038,7 @@ impl<'a> Search<'a> {
                 continue;
             };
             let dp = g.encode_time.as_secs_f64().max(1e-4);
-            costs.chars_factor = costs.chars_factor.max(t.as_secs_f64() / dp).min(1e4);
+            costs.learn_chars(t.as_secs_f64() / dp * costs.encode);
             if g.result.score > 0 {
                 costs.polish_gain = (r.score as f64 / g.result.score as f64).clamp(1.0, 1.5);
             }
@@ -992,6 +1107,8 @@ mod tests {
             base_text: "",
             greedy_unit: 0.0,
             screen: Screen { tries, rate, least },
+            chars: false,
+            chars_valuer: true,
         };
         let spelt = |o: Outcome| match o {
             Outcome::Spelt(g) => g,

@@ -77,6 +77,7 @@ pub fn scores(
                         deadline: None,
                         narrow_at: None,
                         prefix: Vec::new(),
+                        carry: 0,
                     };
                     let shape = BeamShape {
                         width: cfg.width,
