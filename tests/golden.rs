@@ -95,15 +95,15 @@ fn golden_runs_on_the_sample_problems() {
             label: "sample_hex",
             files: vec![repo("problems/sample_hex.json")],
             attempts: 4,
-            total: 13759,
-            hash: 0x8700_c7b4_5cdc_054c,
+            total: 14001,
+            hash: 0x84c3_4760_3bfc_c4b6,
         },
         Golden {
             label: "sample_wide",
             files: vec![repo("problems/sample_wide.json")],
             attempts: 4,
-            total: 16365,
-            hash: 0xaf3a_0874_2f2a_46e6,
+            total: 16374,
+            hash: 0x0eca_3fdb_23d7_8975,
         },
     ];
     let wrong = check("samples", &cases);
@@ -124,8 +124,8 @@ fn golden_runs_on_official_problems() {
             label: "official_0",
             files: vec![p(0)],
             attempts: 4,
-            total: 12041,
-            hash: 0xcf02_d06b_3374_3f5c,
+            total: 12255,
+            hash: 0x28b1_5781_0e16_8059,
         },
         Golden {
             label: "official_1_13_21",
@@ -138,8 +138,8 @@ fn golden_runs_on_official_problems() {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 7722,
-            hash: 0x847e_0536_06dc_2d40,
+            total: 8009,
+            hash: 0x7a75_5b83_35fd_c9fc,
         },
     ];
     let wrong = check("official", &cases);
