@@ -16,14 +16,7 @@ fn bench(c: &mut Criterion) {
         let p = hextris::io::read_problem(&dir.join(format!("problem_{id}.json"))).unwrap();
         let tables = Tables::new(&p);
         // A mid-game board: the first 200 units placed greedily.
-        let cfg = PlanConfig {
-            weights: Weights::system("low").unwrap(),
-            rng_seed: 1,
-            deadline: None,
-            narrow_at: None,
-            prefix: Vec::new(),
-            carry: 0,
-        };
+        let cfg = PlanConfig::whole_game(Weights::system("low").unwrap(), 1);
         let plan = plan_greedy(&p, &tables, p.seeds[0], &cfg);
         let mut mid = Sim::new(&p);
         for pl in plan.placements.iter().take(200) {

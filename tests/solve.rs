@@ -92,14 +92,7 @@ impl Draw {
 
 /// A whole game's planner options: system `system`, tie-break seed `rng_seed`, no clock.
 fn greedy_config(system: &str, rng_seed: u64) -> PlanConfig {
-    PlanConfig {
-        weights: Weights::system(system).unwrap(),
-        rng_seed,
-        deadline: None,
-        narrow_at: None,
-        prefix: Vec::new(),
-        carry: 0,
-    }
+    PlanConfig::whole_game(Weights::system(system).unwrap(), rng_seed)
 }
 
 #[test]

@@ -396,24 +396,11 @@ mod tests {
     /// Random short phrases over the characters of the moves (no rotation), each with a
     /// descent, with "ei!" and "ia! ia!" among them now and then.
     fn random_phrases(rng: &mut impl Rng) -> Vec<String> {
-        let alphabet: Vec<char> = "pbaleio! ".chars().collect();
-        let mut v: Vec<String> = (0..rng.gen_range(1..=3))
-            .map(|_| loop {
-                let p: String = (0..rng.gen_range(2..=4))
-                    .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
-                    .collect();
-                if p.chars().any(|c| "alio ".contains(c)) {
-                    break p;
-                }
-            })
-            .collect();
-        if rng.gen_bool(0.4) {
-            v.push("ei!".into());
-        }
-        if rng.gen_bool(0.3) {
-            v.push("ia! ia!".into());
-        }
-        v
+        crate::encode::test_util::random_phrases(
+            rng,
+            "pbaleio! ",
+            &[("ei!", 0.4), ("ia! ia!", 0.3)],
+        )
     }
 
     /// On thousands of random boards, units that cannot rotate (one cell with its pivot, a ring

@@ -485,3 +485,38 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
     }
     out
 }
+
+/// Helpers shared by the encoders' tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use crate::engine::{Command, Decoded};
+    use rand::Rng;
+
+    /// Random short phrases (1 to 3, of 2 to 4 characters) over `alphabet`, each with a descent
+    /// (the encoders leave the others out), followed by each of `extras` with its probability.
+    pub fn random_phrases(
+        rng: &mut impl Rng,
+        alphabet: &str,
+        extras: &[(&str, f64)],
+    ) -> Vec<String> {
+        let alphabet: Vec<char> = alphabet.chars().collect();
+        let descent =
+            |c: char| matches!(Command::decode(c), Decoded::Command(cmd) if cmd.is_descent());
+        let mut v: Vec<String> = (0..rng.gen_range(1..=3))
+            .map(|_| loop {
+                let p: String = (0..rng.gen_range(2..=4))
+                    .map(|_| alphabet[rng.gen_range(0..alphabet.len())])
+                    .collect();
+                if p.chars().any(descent) {
+                    break p;
+                }
+            })
+            .collect();
+        for &(extra, p) in extras {
+            if rng.gen_bool(p) {
+                v.push(extra.into());
+            }
+        }
+        v
+    }
+}

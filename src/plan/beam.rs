@@ -243,14 +243,7 @@ mod tests {
             {"members":[{"x":0,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}]}"#;
         let p = Problem::from_json(json, Path::new("t")).unwrap();
         let t = Tables::new(&p);
-        let cfg = PlanConfig {
-            weights: Weights::system("low").unwrap(),
-            rng_seed: 3,
-            deadline: None,
-            narrow_at: None,
-            prefix: Vec::new(),
-            carry: 0,
-        };
+        let cfg = PlanConfig::whole_game(Weights::system("low").unwrap(), 3);
         let g = plan_greedy(&p, &t, 5, &cfg);
         assert_eq!(
             g.placements,

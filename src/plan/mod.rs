@@ -242,6 +242,20 @@ pub struct PlanConfig {
     pub carry: u32,
 }
 
+impl PlanConfig {
+    /// Options for a whole game with `weights` and tie-break seed `rng_seed`, without a clock.
+    pub fn whole_game(weights: Weights, rng_seed: u64) -> PlanConfig {
+        PlanConfig {
+            weights,
+            rng_seed,
+            deadline: None,
+            narrow_at: None,
+            prefix: Vec::new(),
+            carry: 0,
+        }
+    }
+}
+
 /// Lists the supported locks (see [`UnitSpace::locks`]) of the unit `unit` on `board` into
 /// `scratch.locks`; false when the unit cannot spawn.
 pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scratch) -> bool {

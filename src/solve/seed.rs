@@ -287,10 +287,12 @@ impl<'a> Search<'a> {
     }
 
     /// The `k`-th plan of the attempt `spec`: the first keeps the attempt's own random seed, the
-    /// others take seeds of their own, out of the range of attempt indices.
+    /// others take seeds of their own, out of the range of attempt indices. `opening` is the
+    /// text of the units the attempt keeps (None when the base text does not reach them).
     fn plan(
         &self,
         spec: &Spec,
+        opening: Option<&str>,
         k: usize,
         plan_until: Option<Instant>,
         narrow_at: Option<Instant>,
@@ -304,11 +306,8 @@ impl<'a> Search<'a> {
             }
         });
         // A plan from a kept opening starts where that opening's text left the valuer.
-        let carry = match (&valuer, spec.prefix.is_empty()) {
-            (Some(v), false) => {
-                text_of_opening(self.problem, self.seed, spec.base_text, spec.prefix.len())
-                    .map_or(0, |t| v.carry_after(t))
-            }
+        let carry = match (&valuer, opening) {
+            (Some(v), Some(text)) => v.carry_after(text),
             _ => 0,
         };
         let pc = PlanConfig {
@@ -364,13 +363,16 @@ impl<'a> Search<'a> {
             }
         );
         let t0 = Instant::now();
+        // The kept units are spelt as the game they come from spelt them (polished, perhaps): only
+        // the units planned anew are spelt, which on a large board is most of an attempt's time.
+        let kept_text = text_of_opening(self.problem, self.seed, base_text, prefix.len());
         let mut best: Option<(f64, Plan)> = None;
         let mut plans = 0;
         while plans < screen.tries.max(1) {
             if plans > 0 && crate::stop::passed(self.deadline) {
                 break;
             }
-            let plan = self.plan(&spec, plans, plan_until, narrow_at);
+            let plan = self.plan(&spec, kept_text, plans, plan_until, narrow_at);
             plans += 1;
             let value = self.predicted(&plan, screen.rate);
             if best.as_ref().is_none_or(|(v, _)| value > *v) {
@@ -402,13 +404,10 @@ impl<'a> Search<'a> {
                 predicted,
             };
         }
-        // The kept units are spelt as the game they come from spelt them (polished, perhaps): only
-        // the units planned anew are spelt, which on a large board is most of an attempt's time.
-        let opening = text_of_opening(self.problem, self.seed, base_text, prefix.len())
-            .map_or_else(Opening::default, |text| Opening {
-                units: prefix.len(),
-                text,
-            });
+        let opening = kept_text.map_or_else(Opening::default, |text| Opening {
+            units: prefix.len(),
+            text,
+        });
         // Where the character encoder costs no more than the plan, it spells the game at once
         // (the DP encoder's score would misjudge a plan made for it); out of time, the DP
         // encoder takes over.
@@ -1116,7 +1115,7 @@ mod tests {
         };
         // An attempt's plans are those of its random seeds, the first its own.
         let predictions: Vec<f64> = (0..4)
-            .map(|k| search.predicted(&search.plan(&spec(4, 0.0), k, None, None), rate))
+            .map(|k| search.predicted(&search.plan(&spec(4, 0.0), Some(""), k, None, None), rate))
             .collect();
         let best = predictions.iter().copied().fold(f64::MIN, f64::max);
         let four = spelt(search.attempt(spec(4, 0.0), None, None));
