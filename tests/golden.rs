@@ -95,15 +95,15 @@ fn golden_runs_on_the_sample_problems() {
             label: "sample_hex",
             files: vec![repo("problems/sample_hex.json")],
             attempts: 4,
-            total: 14001,
-            hash: 0x84c3_4760_3bfc_c4b6,
+            total: 14032,
+            hash: 0x84ee_5d37_5856_aaca,
         },
         Golden {
             label: "sample_wide",
             files: vec![repo("problems/sample_wide.json")],
             attempts: 4,
-            total: 16374,
-            hash: 0x0eca_3fdb_23d7_8975,
+            total: 16394,
+            hash: 0xd2d3_0d15_3a94_2cea,
         },
     ];
     let wrong = check("samples", &cases);
@@ -124,22 +124,22 @@ fn golden_runs_on_official_problems() {
             label: "official_0",
             files: vec![p(0)],
             attempts: 4,
-            total: 12255,
-            hash: 0x28b1_5781_0e16_8059,
+            total: 12345,
+            hash: 0x0bdb_01d5_1af2_20d3,
         },
         Golden {
             label: "official_1_13_21",
             files: vec![p(1), p(13), p(21)],
             attempts: 4,
-            total: 12870,
-            hash: 0x23e7_4a9c_427c_3def,
+            total: 13164,
+            hash: 0xd753_0d40_dce9_4da7,
         },
         Golden {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 8009,
-            hash: 0x7a75_5b83_35fd_c9fc,
+            total: 8020,
+            hash: 0xd629_b6f9_9863_8330,
         },
     ];
     let wrong = check("official", &cases);

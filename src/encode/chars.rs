@@ -718,6 +718,127 @@ impl Walk<'_> {
     }
 }
 
+/// Rounds of the Lagrangian relaxation of first uses in one unit (see [`UnitWalk::best`]):
+/// on the stored games of the official problems, 4 rounds gained less than 8 on three problems
+/// of five, and 16 no more than 8.
+const FIRST_USE_ROUNDS: usize = 8;
+
+/// What the phrases of a unit's automaton are worth, per pattern of the automaton: the value of
+/// a first use, counted at the first occurrence only, and of every occurrence.
+struct PatternValues {
+    first: Vec<i32>,
+    repeat: Vec<i32>,
+}
+
+/// One unit to walk, with first uses counted once.
+struct UnitWalk<'a> {
+    sp: &'a UnitSpace,
+    region: &'a Region,
+    ac: &'a Automaton,
+    values: &'a PatternValues,
+    terminal: &'a [i32],
+}
+
+impl UnitWalk<'_> {
+    /// The unit's best text found from automaton node `a0`.
+    ///
+    /// The programme's values cannot tell which phrases the unit has spelt, so a first use
+    /// counted in them counts at every occurrence: a short phrase spelt again and again looks
+    /// worth its first use each time (problem 13, whose first unit spelt "ei!" 14 times instead
+    /// of "case nightmare green" and others). Rounds of a Lagrangian relaxation correct that: a
+    /// phrase the round's walk spelt `n` times has its first-use value in the programme divided
+    /// by `n` for the next round, until a walk spells no phrase twice or `rounds` are done; the
+    /// walk of the highest exact value ([`UnitWalk::exact`]) is kept. The first round is the
+    /// plain programme, so the result is never worse than it by the exact value.
+    fn best(
+        &self,
+        a0: Node,
+        budget: usize,
+        rounds: usize,
+        bufs: &mut Bufs,
+        vals: &mut Values,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        let PatternValues { first, repeat } = self.values;
+        let mut lambda = first.clone();
+        let mut kept: Option<(i64, String)> = None;
+        for _ in 0..rounds.max(1) {
+            let weights: Vec<i32> = lambda.iter().zip(repeat).map(|(l, r)| l + r).collect();
+            let gains = self.ac.gains(&weights);
+            values(
+                self.sp,
+                self.region,
+                self.ac,
+                &gains,
+                self.terminal,
+                bufs,
+                vals,
+            );
+            stats.states += self.region.states.len();
+            let w = Walk {
+                sp: self.sp,
+                region: self.region,
+                vals,
+                ac: self.ac,
+                gains: &gains,
+                terminal: self.terminal,
+            };
+            let Some(text) = w.astar(a0, budget, &mut stats.expansions).or_else(|| {
+                stats.depth_first += 1;
+                w.depth_first(a0, budget)
+            }) else {
+                break;
+            };
+            let (value, counts) = self.exact(a0, &text);
+            if kept.as_ref().is_none_or(|(v, _)| value > *v) {
+                kept = Some((value, text));
+            }
+            let mut again = false;
+            for (j, &n) in counts.iter().enumerate() {
+                if n > 1 && lambda[j] > 0 {
+                    lambda[j] /= n as i32;
+                    again = true;
+                }
+            }
+            if !again {
+                break;
+            }
+        }
+        kept.map(|(_, t)| t)
+    }
+
+    /// The exact value of the unit's text `walk` from node `a0`: per character the points of
+    /// the patterns it ends, a first use counted once; minus one per row move; plus the
+    /// terminal value of the node after the lock (the last character). Also how many times
+    /// the text spells each pattern.
+    fn exact(&self, a0: Node, walk: &str) -> (i64, Vec<u32>) {
+        let PatternValues { first, repeat } = self.values;
+        let mut counts = vec![0u32; first.len()];
+        let mut total = 0i64;
+        let mut a = a0;
+        let last = walk.len().saturating_sub(1);
+        for (k, b) in walk.bytes().enumerate() {
+            a = self.ac.step(a, b);
+            for &j in self.ac.ends(a) {
+                let j = j as usize;
+                if counts[j] == 0 {
+                    total += first[j] as i64;
+                }
+                total += repeat[j] as i64;
+                counts[j] += 1;
+            }
+            let descent = matches!(
+                Command::decode(b as char),
+                crate::engine::Decoded::Command(c) if c.is_descent()
+            );
+            if k < last && !descent {
+                total -= 1;
+            }
+        }
+        (total + self.terminal[a as usize] as i64, counts)
+    }
+}
+
 /// An order-independent hash of a row's visited positions.
 fn visited_hash(row: &[(i64, u8)]) -> u64 {
     row.iter()
@@ -887,6 +1008,8 @@ pub struct CharStats {
     pub pops: usize,
     /// Nodes the walks expanded.
     pub expansions: usize,
+    /// Units whose A* search ran out of budget, spelt by the depth-first search instead.
+    pub depth_first: usize,
 }
 
 impl Encoder<'_> {
@@ -1068,15 +1191,6 @@ impl Encoder<'_> {
                             ac,
                         }
                     });
-                    let gains = CharTables::gains(&f.ac, &ids, |p| {
-                        if wanted.contains(&p) || spans.contains(&p) {
-                            ct.first[p] + ct.repeat[p]
-                        } else if ct.rep_ids.contains(&p) {
-                            ct.repeat[p]
-                        } else {
-                            0
-                        }
-                    });
                     let mut terminal: Vec<i32> =
                         f.rep_of.iter().map(|&r| enter[u + 1][r as usize]).collect();
                     if !spans.is_empty() {
@@ -1117,19 +1231,40 @@ impl Encoder<'_> {
                             }
                         }
                     }
-                    values(sp, reg, &f.ac, &gains, &terminal, &mut bufs, &mut vals);
-                    stats.states += reg.states.len();
-                    let a0 = f.of_full[a_full as usize];
-                    let w = Walk {
+                    // A wanted phrase's or a span's first use counts once; the repeated
+                    // phrases count at every occurrence.
+                    let once = |p: usize| wanted.contains(&p) || spans.contains(&p);
+                    let values_of = PatternValues {
+                        first: ids
+                            .iter()
+                            .map(|&p| if once(p) { ct.first[p] } else { 0 })
+                            .collect(),
+                        repeat: ids
+                            .iter()
+                            .map(|&p| {
+                                if once(p) || ct.rep_ids.contains(&p) {
+                                    ct.repeat[p]
+                                } else {
+                                    0
+                                }
+                            })
+                            .collect(),
+                    };
+                    let unit = UnitWalk {
                         sp,
                         region: reg,
-                        vals: &vals,
                         ac: &f.ac,
-                        gains: &gains,
+                        values: &values_of,
                         terminal: &terminal,
                     };
-                    w.astar(a0, budget, &mut stats.expansions)
-                        .or_else(|| w.depth_first(a0, budget))
+                    unit.best(
+                        f.of_full[a_full as usize],
+                        budget,
+                        FIRST_USE_ROUNDS,
+                        &mut bufs,
+                        &mut vals,
+                        stats,
+                    )
                 } else {
                     let terminal = &enter[u + 1];
                     let v = match kept_vals {
@@ -1148,8 +1283,10 @@ impl Encoder<'_> {
                         gains: &rep_gains,
                         terminal,
                     };
-                    w.astar(a_rep, budget, &mut stats.expansions)
-                        .or_else(|| w.depth_first(a_rep, budget))
+                    w.astar(a_rep, budget, &mut stats.expansions).or_else(|| {
+                        stats.depth_first += 1;
+                        w.depth_first(a_rep, budget)
+                    })
                 };
             }
             let text = text.unwrap_or_else(|| {
@@ -1180,7 +1317,7 @@ impl Encoder<'_> {
 mod tests {
     use super::*;
     use crate::engine::{Game, Outcome, Problem};
-    use crate::plan::{gen_locks, Scratch, Tables};
+    use crate::plan::{gen_locks, Lock, Scratch, Tables};
     use rand::{Rng, SeedableRng};
     use std::collections::HashMap;
 
@@ -1191,11 +1328,14 @@ mod tests {
     /// objective is the one the walk maximises: per character the gain of the automaton node it
     /// enters, minus one per row move, plus the terminal value of the node after the lock.
     /// A reference state: pivot, canonical orientation, positions visited on the row, node.
-    type RefKey = (i64, i64, u8, Vec<(i64, u8)>, Node);
+    /// With first uses ([`Reference::first`]), the state also holds the patterns spelt so far.
+    type RefKey = (i64, i64, u8, Vec<(i64, u8)>, Node, u32);
 
     struct Reference<'a> {
         ac: &'a Automaton,
         gains: &'a [i32],
+        /// Per pattern of `ac`: a value earned at its first occurrence only (empty: none).
+        first: &'a [i32],
         terminal: &'a [i32],
         target: Vec<(i64, i64)>,
         memo: HashMap<RefKey, (i32, String)>,
@@ -1208,7 +1348,28 @@ mod tests {
     const REFERENCE_STATES: usize = 20_000;
 
     impl Reference<'_> {
-        fn best_text(&mut self, game: &Game, row: &[(i64, u8)], a: Node) -> (i32, String) {
+        /// The gain of entering node `a` with the patterns of `mask` spelt, and the mask after.
+        fn gain(&self, a: Node, mask: u32) -> (i32, u32) {
+            let mut g = self.gains[a as usize];
+            let mut m = mask;
+            for &j in self.ac.ends(a) {
+                if let Some(&f) = self.first.get(j as usize) {
+                    if m >> j & 1 == 0 {
+                        g += f;
+                    }
+                    m |= 1 << j;
+                }
+            }
+            (g, m)
+        }
+
+        fn best_text(
+            &mut self,
+            game: &Game,
+            row: &[(i64, u8)],
+            a: Node,
+            mask: u32,
+        ) -> (i32, String) {
             let piece = game.piece().expect("a unit in play");
             let unit = &game.problem().units[piece.unit];
             let mut sorted = row.to_vec();
@@ -1219,6 +1380,7 @@ mod tests {
                 unit.canon(piece.orient),
                 sorted,
                 a,
+                mask,
             );
             if let Some(v) = self.memo.get(&key) {
                 return v.clone();
@@ -1234,11 +1396,12 @@ mod tests {
             for c in Command::ALL {
                 for ch in c.chars().bytes() {
                     let a2 = self.ac.step(a, ch);
+                    let (gain, mask2) = self.gain(a2, mask);
                     let mut g = game.clone();
                     match g.step(c) {
                         Err(_) | Ok(Outcome::Ignored) => {}
                         Ok(Outcome::Locked { .. }) => {
-                            let v = self.gains[a2 as usize] + self.terminal[a2 as usize];
+                            let v = gain + self.terminal[a2 as usize];
                             if cells == self.target && v > best.0 {
                                 best = (v, (ch as char).to_string());
                             }
@@ -1253,12 +1416,9 @@ mod tests {
                                 r.push(pos);
                                 (r, 1)
                             };
-                            let (v, t) = self.best_text(&g, &next_row, a2);
-                            if possible(v) && v + self.gains[a2 as usize] - pen > best.0 {
-                                best = (
-                                    v + self.gains[a2 as usize] - pen,
-                                    format!("{}{t}", ch as char),
-                                );
+                            let (v, t) = self.best_text(&g, &next_row, a2, mask2);
+                            if possible(v) && v + gain - pen > best.0 {
+                                best = (v + gain - pen, format!("{}{t}", ch as char));
                             }
                         }
                     }
@@ -1271,7 +1431,7 @@ mod tests {
         /// The objective of a text (which must lock the unit at the target).
         fn score(&self, game: &Game, text: &str) -> i32 {
             let mut g = game.clone();
-            let mut a = 0;
+            let (mut a, mut mask) = (0, 0);
             let mut total = 0;
             for ch in text.bytes() {
                 let c = match Command::decode(ch as char) {
@@ -1285,7 +1445,9 @@ mod tests {
                     v
                 };
                 a = self.ac.step(a, ch);
-                total += self.gains[a as usize];
+                let (gain, m) = self.gain(a, mask);
+                total += gain;
+                mask = m;
                 match g.step(c).expect("the walk obeys the rules") {
                     Outcome::Locked { .. } => {
                         assert_eq!(cells, self.target, "locked at the target");
@@ -1305,6 +1467,116 @@ mod tests {
         crate::encode::test_util::random_phrases(rng, "pbalmdkei! ", &[("ei!", 0.3)])
     }
 
+    /// A random problem of one unit on a board of 3 to 5 x 3 to 5 (its text too), and a lock
+    /// of the unit on the initial board; `None` when the draw has no lock.
+    fn tiny_case(rng: &mut impl Rng) -> Option<(String, Problem, Tables, Lock)> {
+        let (w, h) = (rng.gen_range(3..=5), rng.gen_range(3..=5));
+        let unit = crate::testkit::random_unit(rng, 3, 0.4);
+        let json = crate::testkit::random_problem(rng, (w, h), (2, 0.3), &[unit], (1, &[0]));
+        let p = Problem::from_json(&json, std::path::Path::new("t")).ok()?;
+        let tables = Tables::new(&p);
+        let mut scratch = Scratch::default();
+        if !gen_locks(&tables, 0, &p.board, &mut scratch) || scratch.locks.is_empty() {
+            return None;
+        }
+        let lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
+        Some((json, p, tables, lock))
+    }
+
+    /// The cells a unit locked at `lock` covers, sorted.
+    fn target_of(sp: &UnitSpace, lock: &Lock) -> Vec<(i64, i64)> {
+        let mut target: Vec<(i64, i64)> = sp
+            .cells(lock.state)
+            .iter()
+            .map(|&(dx, dy)| (lock.state.x + dx, lock.state.y + dy))
+            .collect();
+        target.sort();
+        target
+    }
+
+    /// First uses count once: on tiny boards, against the reference with the patterns spelt
+    /// in its state, the walk of the Lagrangian rounds is valued exactly, is never worse than
+    /// the plain programme's walk (its first round) nor better than the optimum, and reaches
+    /// the optimum more often than the plain walk.
+    #[test]
+    fn a_first_use_counts_once() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(12);
+        let (mut checked, mut skipped, mut plain_best, mut rounds_best) = (0, 0, 0, 0);
+        for case in 0..800 {
+            let Some((json, p, tables, lock)) = tiny_case(&mut rng) else {
+                continue;
+            };
+            let sp = &tables.spaces[0];
+            let phrases = random_phrases(&mut rng);
+            let ac = Automaton::new(&phrases);
+            let values_of = PatternValues {
+                first: phrases
+                    .iter()
+                    .map(|_| rng.gen_range(2..12) * SCALE)
+                    .collect(),
+                repeat: phrases.iter().map(|s| 2 * s.len() as i32 * SCALE).collect(),
+            };
+            let terminal: Vec<i32> = (0..ac.len()).map(|_| rng.gen_range(0..3) * SCALE).collect();
+            let mut bufs = Bufs::default();
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut region = Region::default();
+            assert!(region.build(sp, &free, lock.key, None, &mut bufs));
+            let unit = UnitWalk {
+                sp,
+                region: &region,
+                ac: &ac,
+                values: &values_of,
+                terminal: &terminal,
+            };
+            let (mut vals, mut stats) = (Values::default(), CharStats::default());
+            let mut walk = |rounds| {
+                unit.best(0, usize::MAX, rounds, &mut bufs, &mut vals, &mut stats)
+                    .unwrap_or_else(|| panic!("case {case}: no path"))
+            };
+            let (plain, relaxed) = (walk(1), walk(FIRST_USE_ROUNDS));
+            let gains = ac.gains(&values_of.repeat);
+            let game = Game::new(&p, 0);
+            let mut reference = Reference {
+                ac: &ac,
+                gains: &gains,
+                first: &values_of.first,
+                terminal: &terminal,
+                target: target_of(sp, &lock),
+                memo: HashMap::new(),
+                aborted: false,
+            };
+            let (best, best_text) =
+                reference.best_text(&game, &[(game.piece().unwrap().pivot.x, 0)], 0, 0);
+            if reference.aborted {
+                skipped += 1;
+                continue;
+            }
+            let (pv, rv) = (
+                reference.score(&game, &plain),
+                reference.score(&game, &relaxed),
+            );
+            assert_eq!(unit.exact(0, &plain).0, pv as i64, "case {case}: {plain:?}");
+            assert_eq!(
+                unit.exact(0, &relaxed).0,
+                rv as i64,
+                "case {case}: {relaxed:?}"
+            );
+            assert!(
+                pv <= rv && rv <= best,
+                "case {case}: {json}\nphrases {phrases:?} plain {plain:?} {pv}, rounds {relaxed:?} {rv}, best {best_text:?} {best}"
+            );
+            plain_best += (pv == best) as usize;
+            rounds_best += (rv == best) as usize;
+            checked += 1;
+        }
+        eprintln!(
+            "{checked} cases checked ({skipped} skipped as too big): optimum reached by the plain walk {plain_best}, by the rounds {rounds_best}"
+        );
+        assert!(checked > 300 && skipped * 4 < checked, "{checked} cases");
+        assert!(rounds_best > plain_best, "{rounds_best} <= {plain_best}");
+    }
+
     #[test]
     fn the_walk_finds_the_best_valid_path_on_tiny_boards() {
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
@@ -1312,20 +1584,10 @@ mod tests {
         let mut rotating = 0;
         let mut skipped = 0;
         for case in 0..1500 {
-            let (w, h) = (rng.gen_range(3..=5), rng.gen_range(3..=5));
-            let unit = crate::testkit::random_unit(&mut rng, 3, 0.4);
-            let json =
-                crate::testkit::random_problem(&mut rng, (w, h), (2, 0.3), &[unit], (1, &[0]));
-            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+            let Some((json, p, tables, lock)) = tiny_case(&mut rng) else {
                 continue;
             };
-            let tables = Tables::new(&p);
             let sp = &tables.spaces[0];
-            let mut scratch = Scratch::default();
-            if !gen_locks(&tables, 0, &p.board, &mut scratch) || scratch.locks.is_empty() {
-                continue;
-            }
-            let lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
             let phrases = random_phrases(&mut rng);
             let ac = Automaton::new(&phrases);
             let values_of: Vec<i32> = phrases.iter().map(|s| 2 * s.len() as i32 * SCALE).collect();
@@ -1355,15 +1617,11 @@ mod tests {
                 .astar(0, usize::MAX, &mut expanded)
                 .unwrap_or_else(|| panic!("case {case}: no path"));
             let game = Game::new(&p, 0);
-            let mut target = sp
-                .cells(lock.state)
-                .iter()
-                .map(|&(dx, dy)| (lock.state.x + dx, lock.state.y + dy))
-                .collect::<Vec<_>>();
-            target.sort();
+            let target = target_of(sp, &lock);
             let mut reference = Reference {
                 ac: &ac,
                 gains: &gains,
+                first: &[],
                 terminal: &terminal,
                 target,
                 memo: HashMap::new(),
@@ -1373,7 +1631,7 @@ mod tests {
             // The region of a corridor may leave the best path out; the walk is then only
             // valid, never better than the reference.
             let (best, best_text) =
-                reference.best_text(&game, &[(game.piece().unwrap().pivot.x, 0)], 0);
+                reference.best_text(&game, &[(game.piece().unwrap().pivot.x, 0)], 0, 0);
             if reference.aborted {
                 skipped += 1;
                 continue;
@@ -1507,6 +1765,44 @@ mod span_tests {
         assert!(
             spanned >= 12,
             "only {spanned} of 15 (seed, long phrase) pairs spelt"
+        );
+    }
+}
+
+#[cfg(test)]
+mod first_use_tests {
+    use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
+    use crate::engine::{evaluate, Phrases, Problem};
+    use crate::plan::{plan_greedy, PlanConfig, Tables, Weights};
+
+    /// Regression: the first unit of a game on an empty 15 x 20 board (problem 13's size), with
+    /// every phrase unused, spelt "ei!" again and again, each occurrence valued as a first use
+    /// by the programme, instead of several phrases once each (see [`super::UnitWalk::best`]).
+    #[test]
+    fn a_first_unit_spells_many_phrases_not_one_many_times() {
+        let json = r#"{"id":13,"width":15,"height":20,"filled":[],"sourceLength":1,
+            "sourceSeeds":[0],"units":[{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":0,"y":1}],
+            "pivot":{"x":0,"y":0}}]}"#;
+        let problem = Problem::from_json(json, std::path::Path::new("tall")).unwrap();
+        let tables = Tables::new(&problem);
+        let phrases = Phrases::official();
+        let table = PhraseTable::new(&phrases);
+        let encoder = Encoder::new(&problem, &tables, &table);
+        let ct = CharTables::new(&table, &tables.spaces, problem.width);
+        let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
+        let plan = plan_greedy(&problem, &tables, 0, &cfg);
+        let text = encoder
+            .encode_chars(&ct, &plan, None, &mut CharStats::default())
+            .unwrap();
+        let e = evaluate(&problem, 0, &text, &phrases);
+        let distinct = e.phrase_counts.iter().filter(|&&n| n > 0).count();
+        assert!(!e.end.is_error());
+        // Measured: "blue hadeskpppkyuggothe laundrynecronomicon", 4 phrases and 1,280 points;
+        // before, "ei!" 18 times and "r'lyeh", 720 points.
+        assert!(
+            distinct >= 4 && e.power_score >= 1000,
+            "{text:?}: {} points, {distinct} phrases",
+            e.power_score
         );
     }
 }
