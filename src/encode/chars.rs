@@ -730,6 +730,15 @@ struct PatternValues {
     repeat: Vec<i32>,
 }
 
+/// What one unit's walk may spend: expansions per A* search, Lagrangian rounds, and the
+/// deadline past which no further round starts.
+#[derive(Clone, Copy, Debug)]
+struct Effort {
+    budget: usize,
+    rounds: usize,
+    deadline: Option<Instant>,
+}
+
 /// One unit to walk, with first uses counted once.
 struct UnitWalk<'a> {
     sp: &'a UnitSpace,
@@ -753,8 +762,7 @@ impl UnitWalk<'_> {
     fn best(
         &self,
         a0: Node,
-        budget: usize,
-        rounds: usize,
+        effort: Effort,
         bufs: &mut Bufs,
         vals: &mut Values,
         stats: &mut CharStats,
@@ -762,7 +770,15 @@ impl UnitWalk<'_> {
         let PatternValues { first, repeat } = self.values;
         let mut lambda = first.clone();
         let mut kept: Option<(i64, String)> = None;
-        for _ in 0..rounds.max(1) {
+        let Effort {
+            budget,
+            rounds,
+            deadline,
+        } = effort;
+        for round in 0..rounds.max(1) {
+            if round > 0 && crate::stop::passed(deadline) {
+                break;
+            }
             let weights: Vec<i32> = lambda.iter().zip(repeat).map(|(l, r)| l + r).collect();
             let gains = self.ac.gains(&weights);
             values(
@@ -1259,8 +1275,11 @@ impl Encoder<'_> {
                     };
                     unit.best(
                         f.of_full[a_full as usize],
-                        budget,
-                        FIRST_USE_ROUNDS,
+                        Effort {
+                            budget,
+                            rounds: FIRST_USE_ROUNDS,
+                            deadline,
+                        },
                         &mut bufs,
                         &mut vals,
                         stats,
@@ -1531,7 +1550,12 @@ mod tests {
             };
             let (mut vals, mut stats) = (Values::default(), CharStats::default());
             let mut walk = |rounds| {
-                unit.best(0, usize::MAX, rounds, &mut bufs, &mut vals, &mut stats)
+                let effort = Effort {
+                    budget: usize::MAX,
+                    rounds,
+                    deadline: None,
+                };
+                unit.best(0, effort, &mut bufs, &mut vals, &mut stats)
                     .unwrap_or_else(|| panic!("case {case}: no path"))
             };
             let (plain, relaxed) = (walk(1), walk(FIRST_USE_ROUNDS));

@@ -178,8 +178,13 @@ enum Outcome {
 
 /// The cost model, updated as attempts finish.
 struct Costs {
-    /// Planning time per unit of beam width per unit placed.
+    /// Planning time per unit of beam width per unit placed, as measured at `per_unit_width`.
     per_unit: f64,
+    /// The widest beam of a whole game measured: narrower ones no longer count, because their
+    /// fixed costs (and the jitter of timing a few milliseconds) weigh on their time per unit
+    /// of width (problem 22 at 10 s: a width-4 plan timed at 8 ms instead of 2 made width 1,024
+    /// look four times dearer than it was, and the beams stopped widening at 256).
+    per_unit_width: usize,
     /// The most units a game lasted.
     units: f64,
     /// The slowest DP encoding.
@@ -193,6 +198,19 @@ struct Costs {
 }
 
 impl Costs {
+    /// Learns the planning time per unit placed, `seconds`, of a plan of width `width` (a whole
+    /// game's when `fresh`): a whole game wider than any measured before replaces the estimate;
+    /// other plans as wide as the widest measured can only raise it; narrower ones are ignored.
+    fn learn_plan(&mut self, width: usize, fresh: bool, seconds: f64) {
+        let measured = seconds / width.max(1) as f64;
+        if fresh && width > self.per_unit_width {
+            self.per_unit = measured;
+            self.per_unit_width = width;
+        } else if width >= self.per_unit_width {
+            self.per_unit = self.per_unit.max(measured);
+        }
+    }
+
     /// Learns the character encoder's factor from a whole game's spelling that took `seconds`:
     /// the first measure replaces the guess, later ones can only raise it.
     fn learn_chars(&mut self, seconds: f64) {
@@ -644,6 +662,7 @@ impl<'a> Search<'a> {
         record[0] = (1, quick.result.score);
         let mut costs = Costs {
             per_unit: quick.plan_time.as_secs_f64() / quick.plan.placements.len().max(1) as f64,
+            per_unit_width: 1,
             units: quick.plan.placements.len().max(1) as f64,
             // Without phrases every encoding is plain paths, as the quick answer's was.
             encode: if self.spells {
@@ -746,9 +765,7 @@ impl<'a> Search<'a> {
                         .min(self.left()),
                 )
             });
-            // Systems no beam has tried yet come first: a record is only known once tried.
-            let mut rank: Vec<usize> = (0..self.cfg.systems.len()).collect();
-            rank.sort_by_key(|&s| (record[s].0 > 1, std::cmp::Reverse(record[s].1)));
+            let rank = rank_systems(&record);
             let cycle = |i: u32| i as usize % self.cfg.systems.len();
             // So does a dear round of narrow beams (few such rounds fit in the time left), every
             // other one when it has one lane: problem 24 at 10 s fits two rounds of whole games,
@@ -857,9 +874,7 @@ impl<'a> Search<'a> {
                     let r = &mut record[system];
                     *r = (r.0.max(next), r.1.max(score));
                 }
-                costs.per_unit = costs
-                    .per_unit
-                    .max(plan_time.as_secs_f64() / (next as f64 * units.max(1) as f64));
+                costs.learn_plan(next, fresh, plan_time.as_secs_f64() / units.max(1) as f64);
                 costs.units = costs.units.max(units as f64);
                 let Some(g) = game else {
                     continue;
@@ -1052,6 +1067,21 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The systems in the order dear and wide rounds run them, from each system's record (the
+/// widest beam it ran, the best score of its whole games). Systems no beam has tried yet come
+/// first: a record is only known once tried. The quick answer's system (run at width 1 only)
+/// comes after the ones never run: its greedy game says little of its beams (problem 24 at
+/// 10 s: its first round ran the quick answer's system, whose beams score 20 % below the best
+/// system's, and the best system ran only in the second of two rounds). Then the best first.
+fn rank_systems(record: &[(usize, u64)]) -> Vec<usize> {
+    let mut rank: Vec<usize> = (0..record.len()).collect();
+    rank.sort_by_key(|&s| {
+        let (width, score) = record[s];
+        (width > 1, width > 0, std::cmp::Reverse(score))
+    });
+    rank
+}
+
 /// With a number of attempts (no clock to stop it), the most [`Search::polish_work`] a polish
 /// may cost: 500,000 takes about a second on this project's machine; problem 24's games (1,620
 /// units on 100 x 40) take minutes, so a run by attempts leaves them as the DP encoder spelt them.
@@ -1129,6 +1159,45 @@ mod tests {
             Outcome::Spelt(g) => panic!("spelt below the screen: {}", g.result.score),
         }
         spelt(search.attempt(spec(4, best), None, None));
+    }
+
+    /// Untried systems first, those never run before the quick answer's; then the best.
+    #[test]
+    fn systems_never_run_come_before_the_quick_answers() {
+        assert_eq!(rank_systems(&[(1, 200), (0, 0), (0, 0)]), vec![1, 2, 0]);
+        assert_eq!(rank_systems(&[(1, 200), (4, 300), (0, 0)]), vec![2, 0, 1]);
+        assert_eq!(
+            rank_systems(&[(16, 200), (4, 300), (4, 100)]),
+            vec![1, 0, 2]
+        );
+    }
+
+    /// The planning cost per unit of width follows the widest whole game measured: a narrow
+    /// plan's time (fixed costs, timing jitter) no longer raises it once a wider one is known.
+    #[test]
+    fn the_plan_cost_follows_the_widest_game_measured() {
+        let mut costs = Costs {
+            per_unit: 1e-4,
+            per_unit_width: 1,
+            units: 100.0,
+            encode: 0.01,
+            chars_factor: FIRST_CHARS_FACTOR,
+            chars_measured: false,
+            polish_gain: FIRST_POLISH_GAIN,
+        };
+        // Width 4 at 8 us a unit placed: 2 us per unit of width.
+        costs.learn_plan(4, true, 8e-6);
+        assert_eq!((costs.per_unit, costs.per_unit_width), (2e-6, 4));
+        // Width 256 at 128 us: 0.5 us, lower, replaces it.
+        costs.learn_plan(256, true, 128e-6);
+        assert_eq!((costs.per_unit, costs.per_unit_width), (0.5e-6, 256));
+        // A narrower plan, however slow, is ignored; one as wide can only raise it.
+        costs.learn_plan(4, true, 1e-3);
+        assert_eq!(costs.per_unit, 0.5e-6);
+        costs.learn_plan(256, false, 64e-6);
+        assert_eq!(costs.per_unit, 0.5e-6);
+        costs.learn_plan(256, false, 512e-6);
+        assert_eq!(costs.per_unit, 2e-6);
     }
 
     /// Regression: a beam attempt's cost once counted the character encoder's polish (about 60
