@@ -738,8 +738,13 @@ impl<'a> Search<'a> {
             // a polish that promises more points per second than the last widening gave goes
             // first (problem 8, 10 seeds at 10 s: beams of width 16 to 128 within 0.5 % of each
             // other, a polish +9 %, and often no time left for it after them).
-            let polish_first =
-                self.deadline.is_some() && self.polish_rate(&games, &best, &costs) > widen_rate;
+            let whole = games[0].plan.placements.len() >= self.problem.source_length as usize;
+            let polish_first = polish_goes_first(
+                self.deadline.is_some(),
+                whole,
+                self.polish_rate(&games, &best, &costs),
+                widen_rate,
+            );
             if self.spells
                 && (stuck || polish_first)
                 && self.polish_round(&mut games, &mut best, &mut costs, lanes)
@@ -1067,6 +1072,16 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Whether a polish goes before the next round of beams: on a clock, when it promises more
+/// points per second than the last round of fresh games gave, but not while the best game ends
+/// before the source does. There a wider beam gains more, even after a round of fresh games
+/// that found nothing better (problem 18 with five systems: a round of width 16 went to the two
+/// that suit it least, and an 8 s polish of a game that died at unit 191 took the time of the
+/// width-64 beam that plays 996 units).
+fn polish_goes_first(on_clock: bool, whole: bool, polish_rate: f64, widen_rate: f64) -> bool {
+    on_clock && whole && polish_rate > widen_rate
+}
+
 /// The systems in the order dear and wide rounds run them, from each system's record (the
 /// widest beam it ran, the best score of its whole games). Systems no beam has tried yet come
 /// first: a record is only known once tried. The quick answer's system (run at width 1 only)
@@ -1162,6 +1177,14 @@ mod tests {
     }
 
     /// Untried systems first, those never run before the quick answer's; then the best.
+    #[test]
+    fn no_polish_goes_first_while_the_best_game_dies_early() {
+        assert!(polish_goes_first(true, true, 10.0, 0.0));
+        assert!(!polish_goes_first(true, true, 10.0, 20.0));
+        assert!(!polish_goes_first(true, false, 10.0, 0.0));
+        assert!(!polish_goes_first(false, true, 10.0, 0.0));
+    }
+
     #[test]
     fn systems_never_run_come_before_the_quick_answers() {
         assert_eq!(rank_systems(&[(1, 200), (0, 0), (0, 0)]), vec![1, 2, 0]);
