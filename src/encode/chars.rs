@@ -1350,6 +1350,7 @@ impl Encoder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encode::test_util::target_of;
     use crate::engine::{Game, Outcome, Problem};
     use crate::plan::{gen_locks, Lock, Scratch, Tables};
     use rand::{Rng, SeedableRng};
@@ -1532,17 +1533,6 @@ mod tests {
         region
             .build(sp, &free, lock.key, corridor, bufs)
             .then_some(region)
-    }
-
-    /// The cells a unit locked at `lock` covers, sorted.
-    fn target_of(sp: &UnitSpace, lock: &Lock) -> Vec<(i64, i64)> {
-        let mut target: Vec<(i64, i64)> = sp
-            .cells(lock.state)
-            .iter()
-            .map(|&(dx, dy)| (lock.state.x + dx, lock.state.y + dy))
-            .collect();
-        target.sort();
-        target
     }
 
     /// First uses count once: on tiny boards, against the reference with the patterns spelt

@@ -447,16 +447,10 @@ mod tests {
             fw.lock_values(sp, &scratch.free, carry, &scratch.locks, false, &mut out);
             let game = Game::new(&problem, 0);
             for (lock, got) in scratch.locks.iter().zip(&out) {
-                let mut target: Vec<(i64, i64)> = sp
-                    .cells(lock.state)
-                    .iter()
-                    .map(|&(dx, dy)| (lock.state.x + dx, lock.state.y + dy))
-                    .collect();
-                target.sort();
                 let mut r = Reference {
                     ac: &fw.ac,
                     gains: &fw.gains,
-                    target,
+                    target: crate::encode::test_util::target_of(sp, lock),
                     memo: HashMap::new(),
                 };
                 let spawn = game.piece().unwrap().pivot.x;

@@ -490,7 +490,19 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
 #[cfg(test)]
 pub(crate) mod test_util {
     use crate::engine::{Command, Decoded};
+    use crate::plan::{Lock, UnitSpace};
     use rand::Rng;
+
+    /// The cells a unit locked at `lock` covers, sorted: the member set the references lock at.
+    pub fn target_of(sp: &UnitSpace, lock: &Lock) -> Vec<(i64, i64)> {
+        let mut target: Vec<(i64, i64)> = sp
+            .cells(lock.state)
+            .iter()
+            .map(|&(dx, dy)| (lock.state.x + dx, lock.state.y + dy))
+            .collect();
+        target.sort();
+        target
+    }
 
     /// Random short phrases (1 to 3, of 2 to 4 characters) over `alphabet`, each with a descent
     /// (the encoders leave the others out), followed by each of `extras` with its probability.

@@ -698,6 +698,9 @@ impl<'a> Search<'a> {
                 _ => 0.0,
             };
             let cost = |costs: &Costs, w: usize| self.cost(costs, w, rate);
+            // Whether the best game plays the whole source (games that die early gain most
+            // from wider beams).
+            let whole = games[0].plan.placements.len() >= self.problem.source_length as usize;
             // The next round's width and number of attempts, if one may run.
             let round = match self.budget {
                 Budget::Attempts(n) => (done < n).then(|| {
@@ -717,8 +720,6 @@ impl<'a> Search<'a> {
                     // which a round of games that all die early does not show (problem 18).
                     let left = self.left();
                     let wider = (width * GROWTH).min(max_width);
-                    let whole =
-                        games[0].plan.placements.len() >= self.problem.source_length as usize;
                     let pays =
                         widen_rate > 0.0 || !whole || cost(&costs, wider) * DEAR_ROUNDS <= left;
                     let growth = if pays { GROWTH } else { 1 };
@@ -738,7 +739,6 @@ impl<'a> Search<'a> {
             // a polish that promises more points per second than the last widening gave goes
             // first (problem 8, 10 seeds at 10 s: beams of width 16 to 128 within 0.5 % of each
             // other, a polish +9 %, and often no time left for it after them).
-            let whole = games[0].plan.placements.len() >= self.problem.source_length as usize;
             let polish_first = polish_goes_first(
                 self.deadline.is_some(),
                 whole,
@@ -1176,7 +1176,6 @@ mod tests {
         spelt(search.attempt(spec(4, best), None, None));
     }
 
-    /// Untried systems first, those never run before the quick answer's; then the best.
     #[test]
     fn no_polish_goes_first_while_the_best_game_dies_early() {
         assert!(polish_goes_first(true, true, 10.0, 0.0));
@@ -1185,6 +1184,7 @@ mod tests {
         assert!(!polish_goes_first(false, true, 10.0, 0.0));
     }
 
+    /// Untried systems first, those never run before the quick answer's; then the best.
     #[test]
     fn systems_never_run_come_before_the_quick_answers() {
         assert_eq!(rank_systems(&[(1, 200), (0, 0), (0, 0)]), vec![1, 2, 0]);
