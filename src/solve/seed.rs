@@ -11,7 +11,8 @@
 //!   go to the systems whose whole games scored best, as do dear narrow ones (fewer than
 //!   [`DEAR_ROUNDS`] fit in the time left). On a clock, dear beams widen only while widening
 //!   pays: after a round of fresh games that found no better game the width stays, until a
-//!   round of fresh games finds one.
+//!   round of fresh games finds one; cheap ones widen anyway, but only after [`PATIENCE`]
+//!   rounds at their width, a wait that does not depend on the budget.
 //! - **Screen.** On a clock, a plan's score is predicted before it is spelt: its move score is
 //!   exact, and its power follows its descents at the rate of the best game spelt. Where
 //!   spelling costs more than planning (a large board), an attempt makes several plans and
@@ -686,6 +687,8 @@ impl<'a> Search<'a> {
         let mut done = 1u32;
         let mut width = 1usize;
         let mut stuck_rounds = 0u32;
+        // Rounds run at `width` since the beams reached it (see [`widens`]).
+        let mut at_width = 0u32;
         // Points per second the last round of fresh games, as wide as ever, added to the best
         // score.
         let mut widen_rate = f64::INFINITY;
@@ -714,15 +717,19 @@ impl<'a> Search<'a> {
                     // found no better game, a wider round that would take more than a quarter
                     // of the time left is not run (problem 24: width 16 no better than 4, then
                     // 12 s of width 64 no better either) until a round of fresh games finds
-                    // one. Cheap ones widen anyway: on small boards the gains of width come
-                    // now and then (problems 0, 10, 22 lost 6 to 8 % without them). So do beams
-                    // whose best game ended before the source did: a wider beam survives longer,
-                    // which a round of games that all die early does not show (problem 18).
+                    // one. Cheap ones widen anyway, after [`PATIENCE`] rounds at their width:
+                    // on small boards the gains of width come now and then (problems 0, 10, 22
+                    // lost 6 to 8 % without them). So do beams whose best game ended before the
+                    // source did: a wider beam survives longer, which a round of games that all
+                    // die early does not show (problem 18).
                     let left = self.left();
                     let wider = (width * GROWTH).min(max_width);
-                    let pays =
-                        widen_rate > 0.0 || !whole || cost(&costs, wider) * DEAR_ROUNDS <= left;
-                    let growth = if pays { GROWTH } else { 1 };
+                    let cheap = cost(&costs, wider) * DEAR_ROUNDS <= left;
+                    let growth = if widens(widen_rate, whole, cheap, at_width) {
+                        GROWTH
+                    } else {
+                        1
+                    };
                     let mut w = (width * growth).min(max_width);
                     while w > 1 && cost(&costs, w) > left {
                         w /= 2;
@@ -857,7 +864,11 @@ impl<'a> Search<'a> {
             // time left allows at the end) tells whether wider beams still pay.
             let widened = tail.is_none() && fresh && next >= width;
             if tail.is_none() {
+                if next != width {
+                    at_width = 0;
+                }
                 width = next;
+                at_width += 1;
             }
             for outcome in round {
                 // A screened plan counts as a game of its predicted score for the records and
@@ -1082,6 +1093,14 @@ fn polish_goes_first(on_clock: bool, whole: bool, polish_rate: f64, widen_rate: 
     on_clock && whole && polish_rate > widen_rate
 }
 
+/// Whether the next round's beams are wider than the last's, on a clock: when the last round of
+/// fresh games found a better game (`widen_rate` above 0), when the best game ends before the
+/// source does (not `whole`), or when the wider round is `cheap` (see [`DEAR_ROUNDS`]) and
+/// [`PATIENCE`] rounds ran at the width reached (`at_width`).
+fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32) -> bool {
+    widen_rate > 0.0 || !whole || (cheap && at_width >= PATIENCE)
+}
+
 /// The systems in the order dear and wide rounds run them, from each system's record (the
 /// widest beam it ran, the best score of its whole games). Systems no beam has tried yet come
 /// first: a record is only known once tried. The quick answer's system (run at width 1 only)
@@ -1109,6 +1128,15 @@ const TAIL_MIN_SHARE: f64 = 0.05;
 /// A round is dear when fewer than this many of it fit in the time left: dear rounds go to the
 /// best systems, and are not widened after a round of fresh games that found no better game.
 const DEAR_ROUNDS: f64 = 4.0;
+
+/// Rounds a cheap beam waits at its width, once widening stopped paying, before it widens
+/// anyway. Whether a round is cheap depends on the time left, so a longer budget widened at once
+/// where a shorter one did not, and the attempts after that point differed: the longer run
+/// missed the games the shorter one found, and could end below it (problem 0: 13,677 at 10 s,
+/// 13,573 at 60 s). Counted in rounds, the wait is the same at every budget, so the rounds a
+/// short budget runs before its end are also the first ones of a long budget's (problem 0 at
+/// 60 s then 13,685, its 10 s game found on the way).
+const PATIENCE: u32 = 8;
 
 /// The most plans an attempt makes for the one it spells (see [`Screen`]).
 const MAX_TRIES: usize = 4;
@@ -1182,6 +1210,21 @@ mod tests {
         assert!(!polish_goes_first(true, true, 10.0, 20.0));
         assert!(!polish_goes_first(true, false, 10.0, 0.0));
         assert!(!polish_goes_first(false, true, 10.0, 0.0));
+    }
+
+    /// Regression (problem 0 scored 13,573 at 60 s against 13,677 at 10 s): once widening stops
+    /// paying, a cheap beam keeps its width for [`PATIENCE`] rounds, however much time is left,
+    /// so that a long budget first runs the rounds a short one runs; gains, or a game that dies
+    /// early, still widen at once, and a dear beam never does.
+    #[test]
+    fn a_cheap_beam_waits_its_patience_before_widening() {
+        for at_width in 0..PATIENCE {
+            assert!(!widens(0.0, true, true, at_width), "{at_width}");
+            assert!(widens(5.0, true, true, at_width));
+            assert!(widens(0.0, false, false, at_width));
+        }
+        assert!(widens(0.0, true, true, PATIENCE));
+        assert!(!widens(0.0, true, false, PATIENCE));
     }
 
     /// Untried systems first, those never run before the quick answer's; then the best.
