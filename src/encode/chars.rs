@@ -37,7 +37,7 @@
 use super::automaton::{Automaton, Node};
 use super::{Encoder, PhraseTable};
 use crate::engine::{Board, Command};
-use crate::plan::{Bfs, LockKey, Plan, Sim, State, UnitSpace};
+use crate::plan::{Bfs, LockKey, Placement, Plan, Sim, State, Tables, UnitSpace};
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
@@ -855,10 +855,10 @@ impl UnitWalk<'_> {
     }
 }
 
-/// The rows unit `sp` passes through from its spawn to the lock `pl`, both included: a phrase
-/// needs as many as it has descents, but for the last one, which may be the lock.
-fn fall_rows(sp: &UnitSpace, pl: &crate::plan::Placement) -> usize {
-    (pl.lock.state.y - sp.spawn_state().y).max(0) as usize + 1
+/// The rows a placement's unit passes through from its spawn to its lock, both included: a
+/// phrase needs as many as it has descents, but for the last one, which may be the lock.
+fn fall_rows(tables: &Tables, pl: &Placement) -> usize {
+    pl.descent(tables) as usize + 1
 }
 
 /// An order-independent hash of a row's visited positions.
@@ -1130,7 +1130,7 @@ impl Encoder<'_> {
             // of every phrase, its first use included; otherwise on the repetition automaton.
             // A phrase needs as many rows as it has descents, but for the last one, which may
             // be the lock; the unit goes down only from its spawn to its lock.
-            let rows = fall_rows(sp, pl);
+            let rows = fall_rows(self.tables, pl);
             // An unused phrase the text so far ends inside (a span begun by the unit before):
             // how much of it is spelt, and the descents of the rest.
             let begun = |p: usize| -> (usize, usize) {
@@ -1177,7 +1177,7 @@ impl Encoder<'_> {
                 let next_rows = plan
                     .placements
                     .get(u + 1)
-                    .map(|q| fall_rows(&self.tables.spaces[q.unit], q));
+                    .map(|q| fall_rows(self.tables, q));
                 let spans: Vec<usize> = match next_rows {
                     Some(nr) => ct
                         .full_ids

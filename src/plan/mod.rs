@@ -115,6 +115,15 @@ pub struct Placement {
     pub lock: Lock,
 }
 
+impl Placement {
+    /// The rows the unit falls from its spawn to its lock (0 when it locks at its spawn row or
+    /// above): the descents of its way down.
+    pub fn descent(&self, tables: &Tables) -> u64 {
+        let spawn = tables.spaces[self.unit].spawn_state();
+        (self.lock.state.y - spawn.y).max(0) as u64
+    }
+}
+
 /// A whole game's placements; the game ends after the last one (source empty or the next spawn
 /// blocked).
 #[derive(Clone, Debug, Default)]
@@ -132,13 +141,7 @@ impl Plan {
     /// the same cells with its pivot elsewhere). Phrases are spelt mostly on the way down, so on
     /// most boards the power a game earns grows in proportion to it.
     pub fn descents(&self, tables: &Tables) -> u64 {
-        self.placements
-            .iter()
-            .map(|p| {
-                let spawn = tables.spaces[p.unit].spawn_state();
-                (p.lock.state.y - spawn.y).max(0) as u64
-            })
-            .sum()
+        self.placements.iter().map(|p| p.descent(tables)).sum()
     }
 }
 
