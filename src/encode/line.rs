@@ -194,6 +194,16 @@ pub fn forward(job: &Job, words: &LineWords, wval: &[i32], f: &mut Vec<i32>) {
     }
 }
 
+/// The value of the start, as the walk begins there (fresh, nothing visited): `NEG` when the
+/// target cannot be reached.
+pub fn start_value(job: &Job, v: &[i32]) -> i32 {
+    let s = job.start;
+    job.space
+        .index(s)
+        .filter(|_| job.space.is_free(job.free, s))
+        .map_or(NEG, |i| v[3 * i + FRESH])
+}
+
 /// The best forward value of state `s`, whatever the heading (see [`forward`]).
 pub fn forward_at(job: &Job, f: &[i32], s: State) -> i32 {
     job.space

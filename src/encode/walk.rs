@@ -332,4 +332,81 @@ mod tests {
         }
         assert!(spelt_words > 50, "only {spelt_words} words spelt");
     }
+
+    /// The programme's value at the start bounds the power of every walk to the target (each
+    /// word at its value before the unit, a first use counted at each use, and the visited
+    /// positions ignored): on random boards, targets and phrases already used, neither walker
+    /// spells more than the row components' value, nor, for a unit that cannot rotate, than the
+    /// value of [`super::super::line`]'s programme. The encoder skips the greedy walk when the
+    /// programme's walk reaches the bound, which is only right if no walk passes it.
+    #[test]
+    fn no_walk_spells_more_than_the_programmes_value_at_the_start() {
+        use crate::encode::line;
+        use rand::seq::SliceRandom;
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(23);
+        let (mut cases, mut lines, mut reached) = (0, 0, 0);
+        while cases < 2000 {
+            let Some(case) = Case::random(&mut rng) else {
+                continue;
+            };
+            cases += 1;
+            let job = case.job(rng.gen_range(0..case.locks.len()));
+            let phrases = &case.table.phrases;
+            let words = &case.table.words;
+            let used: Vec<bool> = phrases.iter().map(|_| rng.gen_bool(0.4)).collect();
+            let wval: Vec<i32> = words.iter().map(|w| w.value(phrases, &used)).collect();
+            let bonus: Vec<i32> = phrases
+                .iter()
+                .zip(&used)
+                .map(|(p, &u)| if u { 0 } else { p.first_use() })
+                .collect();
+            let word_phrases: Vec<Vec<usize>> = words
+                .iter()
+                .map(|w| w.counts.iter().map(|&(p, _)| p).collect())
+                .collect();
+            // The power of a walk as the encoder counts it: each phrase's first use once.
+            let power = |s: &Spelt| {
+                let mut used = used.clone();
+                let mut total = 0i64;
+                for &w in &s.words {
+                    total += words[w].value(phrases, &used) as i64;
+                    for &p in &word_phrases[w] {
+                        used[p] = true;
+                    }
+                }
+                total
+            };
+            let mut comps = Comps::default();
+            comps.build(&job, Some(&wval));
+            let bound = comps.value_of(&case.space, job.start) as i64;
+            let mut bfs: [Bfs; 2] = Default::default();
+            let mut order: Vec<usize> = (0..words.len()).collect();
+            order.shuffle(&mut rng);
+            let g = greedy(&job, &comps, &order, &mut bfs).expect("the spawn reaches the lock");
+            let (mut wv, mut bo) = (wval.clone(), bonus.clone());
+            let d = dp(&job, &comps, &mut wv, &word_phrases, &mut bo, &mut bfs)
+                .expect("the spawn reaches the lock");
+            assert!(power(&g) <= bound, "case {cases}: greedy {:?}", g.text);
+            assert!(power(&d) <= bound, "case {cases}: dp {:?}", d.text);
+            reached += (power(&d) == bound && bound > 0) as usize;
+            if !case.space.rotates() {
+                lines += 1;
+                let lw = line::LineWords::new(&job);
+                let mut v = Vec::new();
+                line::values(&job, &lw, &wval, &mut v);
+                let lb = line::start_value(&job, &v) as i64;
+                let (mut wv, mut bo) = (wval.clone(), bonus.clone());
+                let [b0, _] = &mut bfs;
+                if let Some(l) = line::walk(&job, &lw, &mut wv, &word_phrases, &mut bo, &v, b0) {
+                    assert!(power(&l) <= lb, "case {cases}: line {:?}", l.text);
+                }
+                assert!(power(&g) <= lb, "case {cases}: greedy {:?} (line)", g.text);
+            }
+        }
+        // Both programmes are exercised, and the bound is often reached (else the skip is moot).
+        assert!(
+            lines > 100 && reached > 200,
+            "{lines} line cases, {reached} reached"
+        );
+    }
 }
