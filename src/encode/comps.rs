@@ -260,6 +260,15 @@ impl Comps {
         }
     }
 
+    /// The best value of an alive component of row `y`, `NEG` if none.
+    pub fn row_max(&self, y: i64) -> i32 {
+        self.row_range(y)
+            .filter(|&c| self.alive[c])
+            .map(|c| self.value[c])
+            .max()
+            .unwrap_or(NEG)
+    }
+
     /// The value of the component of `s`, `NEG` if none or dead.
     pub fn value_of(&self, sp: &UnitSpace, s: State) -> i32 {
         match self.comp(sp, s) {

@@ -229,8 +229,16 @@ fn best_action(
             }
         }
     }
+    // A word's end lies in an alive component of the row where it ends, so its value is at
+    // most its own plus the best of that row's: words that cannot beat the best so far are not
+    // played out.
+    let parity = s.y.rem_euclid(2) as usize;
     for (w, &wv) in wval.iter().enumerate() {
-        if job.geometry[w].is_none() {
+        let Some(geo) = &job.geometry[w] else {
+            continue;
+        };
+        let ldy = geo[parity].last().map_or(0, |st| st.1);
+        if !beats(wv.saturating_add(comps.row_max(s.y + ldy)), &best) {
             continue;
         }
         let Some((end, row)) = job.try_word(w, s, visited) else {
