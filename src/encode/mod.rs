@@ -26,7 +26,6 @@ use walk::Spelt;
 
 /// Margin on the greedy encoder's expected time for the units left, when a late DP encoding
 /// hands over to it (see [`Encoder::encode_after`]).
-pub static TMP_SKIP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 const HANDOVER_MARGIN: f64 = 2.0;
 
 /// The opening of a game kept from another: its first `units` placements, already spelt as
@@ -231,7 +230,7 @@ impl<'a> Encoder<'a> {
                     // which components are alive.
                     b.comps.build(&job, space.rotates().then_some(&wval[..]));
                     // The programme's value at the start, before the walk lowers any word's
-                    // value: a bound on the power of any walk (see `bound_holds` below).
+                    // value: a bound on the power of any walk (see below).
                     let bound;
                     let dp = if !space.rotates() {
                         // A unit that cannot rotate has its own programme (see `line`).
@@ -269,18 +268,10 @@ impl<'a> Encoder<'a> {
                     let value = |s: &Option<Spelt>| s.as_ref().map_or(-1, |s| self.power(s, &used));
                     let dp_value = value(&dp);
                     if dp.is_some() && dp_value >= bound as i64 {
-                        TMP_SKIP.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         dp
                     } else {
                         let order = self.greedy_order(&used);
                         let greedy = walk::greedy(&job, &b.comps, &order, &mut b.bfs);
-                        eprintln!(
-                            "TMP {} {} {} {}",
-                            space.rotates(),
-                            bound,
-                            dp_value,
-                            value(&greedy)
-                        );
                         if value(&greedy) > dp_value {
                             greedy
                         } else {
