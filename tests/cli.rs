@@ -432,3 +432,34 @@ fn score_of_a_file_that_is_not_a_solution_list_says_what_was_expected() {
     assert!(err.contains("small.json: not a solution list"), "{err}");
     assert!(err.contains("\"problemId\""), "{err}");
 }
+
+/// Piped, `solve` prints on stderr a line per (problem, seed) and the summary table, nothing
+/// else: a debugging line per unit spelt was once left in the DP encoder (commit 09aa779), and
+/// stdout and the scores did not show it.
+#[test]
+fn a_piped_solve_prints_only_its_progress_and_summary() {
+    let problems = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
+    let o = hextris()
+        .args(["solve", "--attempts", "3"])
+        .arg(&problems)
+        .env_remove("HEXTRIS_DEBUG")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let mut seeds = 0;
+    for line in err.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let progress = line.starts_with("problem ") && line.contains(" seed ");
+        let header = words == ["problem", "seeds", "move", "power", "score", "games"];
+        let row = !words.is_empty() && words.iter().all(|w| w.parse::<u64>().is_ok());
+        let total = words.len() == 2 && words[0] == "total" && words[1].parse::<u64>().is_ok();
+        assert!(
+            progress || header || row || total,
+            "unexpected on stderr: {line:?}"
+        );
+        seeds += progress as usize;
+    }
+    // The sample problems hold 5 (problem, seed) tasks: 3 and 2 seeds.
+    assert_eq!(seeds, 5, "{err}");
+}
