@@ -23,6 +23,8 @@ pub struct Comps {
     masks: Vec<u64>,
     /// Per row from `y0`: the range of its component ids.
     row_comps: Vec<(u32, u32)>,
+    /// Per row from `y0`: the best value of its alive components, `NEG` if none.
+    row_best: Vec<i32>,
     y0: i64,
     layout: RowMask,
     remaining: Vec<u64>,
@@ -132,6 +134,15 @@ impl Comps {
                 self.word_values(job, y, wval);
             }
         }
+        // The walk asks for a row's best value at every word it considers: kept, not recounted.
+        self.row_best.clear();
+        self.row_best.extend(self.row_comps.iter().map(|&(a, b)| {
+            (a as usize..b as usize)
+                .filter(|&c| self.alive[c])
+                .map(|c| self.value[c])
+                .max()
+                .unwrap_or(NEG)
+        }));
         self.tmp = d;
     }
 
@@ -262,11 +273,11 @@ impl Comps {
 
     /// The best value of an alive component of row `y`, `NEG` if none.
     pub fn row_max(&self, y: i64) -> i32 {
-        self.row_range(y)
-            .filter(|&c| self.alive[c])
-            .map(|c| self.value[c])
-            .max()
-            .unwrap_or(NEG)
+        let i = y - self.y0;
+        if i < 0 {
+            return NEG;
+        }
+        self.row_best.get(i as usize).copied().unwrap_or(NEG)
     }
 
     /// The value of the component of `s`, `NEG` if none or dead.

@@ -194,14 +194,18 @@ pub fn forward(job: &Job, words: &LineWords, wval: &[i32], f: &mut Vec<i32>) {
     }
 }
 
-/// The value of the start, as the walk begins there (fresh, nothing visited): `NEG` when the
-/// target cannot be reached.
-pub fn start_value(job: &Job, v: &[i32]) -> i32 {
-    let s = job.start;
+/// The value of state `s` arrived at with `heading`, from the values `v` of [`values`]: `NEG`
+/// where the unit does not fit or the target cannot be reached.
+fn value_at(job: &Job, v: &[i32], s: State, heading: usize) -> i32 {
     job.space
         .index(s)
         .filter(|_| job.space.is_free(job.free, s))
-        .map_or(NEG, |i| v[3 * i + FRESH])
+        .map_or(NEG, |i| v[3 * i + heading])
+}
+
+/// The value of the start, as the walk begins there (fresh, nothing visited).
+pub fn start_value(job: &Job, v: &[i32]) -> i32 {
+    value_at(job, v, job.start, FRESH)
 }
 
 /// The best forward value of state `s`, whatever the heading (see [`forward`]).
@@ -224,11 +228,7 @@ pub fn walk(
     bfs: &mut Bfs,
 ) -> Option<Spelt> {
     let sp = job.space;
-    let val = |s: State, h: usize| {
-        sp.index(s)
-            .filter(|_| sp.is_free(job.free, s))
-            .map_or(NEG, |i| v[3 * i + h])
-    };
+    let val = |s: State, h: usize| value_at(job, v, s, h);
     let mut s = job.start;
     let mut heading = FRESH;
     let mut visited: RowVisited = vec![(s.x, s.o)];

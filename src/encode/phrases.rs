@@ -183,6 +183,14 @@ pub struct PhraseTable {
 }
 
 impl PhraseTable {
+    /// Per word: the phrases it holds (indices into `phrases`), whose first uses it earns.
+    pub fn word_phrases(&self) -> Vec<Vec<usize>> {
+        self.words
+            .iter()
+            .map(|w| w.counts.iter().map(|&(p, _)| p).collect())
+            .collect()
+    }
+
     pub fn new(list: &Phrases) -> PhraseTable {
         let mut t = PhraseTable::default();
         'phrases: for (i, text) in list.iter().enumerate() {

@@ -12,6 +12,7 @@
 
 use super::comps::Comps;
 use super::unit::{Job, RowVisited, NEG};
+use super::PhraseTable;
 use crate::engine::Command;
 use crate::plan::{Bfs, State};
 
@@ -24,6 +25,23 @@ pub struct Spelt {
     pub text: String,
     /// Words spelt (indices into the table), in order.
     pub words: Vec<usize>,
+}
+
+impl Spelt {
+    /// The power score its words add, given the phrases `used` before: each word at its value
+    /// when spelt, so a phrase's first use counts once (`word_phrases`: see
+    /// [`PhraseTable::word_phrases`]).
+    pub fn power(&self, table: &PhraseTable, word_phrases: &[Vec<usize>], used: &[bool]) -> i64 {
+        let mut used = used.to_vec();
+        let mut total = 0i64;
+        for &w in &self.words {
+            total += table.words[w].value(&table.phrases, &used) as i64;
+            for &p in &word_phrases[w] {
+                used[p] = true;
+            }
+        }
+        total
+    }
 }
 
 /// Moves along a row path, recording the positions.
@@ -315,12 +333,7 @@ mod tests {
                 .iter()
                 .map(|w| w.value(phrases, &used))
                 .collect();
-            let word_phrases: Vec<Vec<usize>> = case
-                .table
-                .words
-                .iter()
-                .map(|w| w.counts.iter().map(|&(p, _)| p).collect())
-                .collect();
+            let word_phrases = case.table.word_phrases();
             let mut bonus: Vec<i32> = phrases.iter().map(|p| p.first_use()).collect();
             let mut comps = Comps::default();
             comps.build(&job, Some(&wval));
@@ -368,22 +381,8 @@ mod tests {
                 .zip(&used)
                 .map(|(p, &u)| if u { 0 } else { p.first_use() })
                 .collect();
-            let word_phrases: Vec<Vec<usize>> = words
-                .iter()
-                .map(|w| w.counts.iter().map(|&(p, _)| p).collect())
-                .collect();
-            // The power of a walk as the encoder counts it: each phrase's first use once.
-            let power = |s: &Spelt| {
-                let mut used = used.clone();
-                let mut total = 0i64;
-                for &w in &s.words {
-                    total += words[w].value(phrases, &used) as i64;
-                    for &p in &word_phrases[w] {
-                        used[p] = true;
-                    }
-                }
-                total
-            };
+            let word_phrases = case.table.word_phrases();
+            let power = |s: &Spelt| s.power(&case.table, &word_phrases, &used);
             let mut comps = Comps::default();
             comps.build(&job, Some(&wval));
             let bound = comps.value_of(&case.space, job.start) as i64;
