@@ -19,5 +19,6 @@ pub mod store;
 #[doc(hidden)]
 pub mod testkit;
 pub mod view;
+pub mod work;
 
 pub use error::Error;

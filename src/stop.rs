@@ -13,9 +13,24 @@ use std::time::Instant;
 /// The flag, shared with the signal handlers (which need an `Arc`).
 static FLAG: LazyLock<Arc<AtomicBool>> = LazyLock::new(|| Arc::new(AtomicBool::new(false)));
 
-/// Whether a stop has been asked for.
+thread_local! {
+    /// Set on a thread that works on after a stop (see [`set_aside`]).
+    static ASIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a stop has been asked for (and is not set aside on this thread).
 pub fn requested() -> bool {
-    FLAG.load(Ordering::Relaxed)
+    FLAG.load(Ordering::Relaxed) && !ASIDE.with(|a| a.get())
+}
+
+/// Runs `f` with the stop request set aside on this thread: its searches stop at their
+/// deadlines only. For the little work that must follow a stop, such as the quick answer of a
+/// seed that had none yet.
+pub fn set_aside<T>(f: impl FnOnce() -> T) -> T {
+    let before = ASIDE.with(|a| a.replace(true));
+    let out = f();
+    ASIDE.with(|a| a.set(before));
+    out
 }
 
 /// Asks every search of the process to stop.

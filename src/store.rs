@@ -235,6 +235,11 @@ impl Scores {
         *s = (*s).max(score);
     }
 
+    /// The score of a seed, if it has one.
+    pub fn get(&self, problem_id: i64, seed: u32) -> Option<u64> {
+        self.0.get(&(problem_id, seed)).copied()
+    }
+
     /// The official total over `problems`: per problem, the sum of its seeds' scores over the
     /// number of seeds it lists (a seed without a score counts 0).
     pub fn total(&self, problems: &[&Problem]) -> u64 {

@@ -272,15 +272,17 @@ fn merge_refuses_tampered_entries_and_keeps_the_sound_ones() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Regression (issue 29): seeds ran one after another, so a run stopped early answered most of
+/// them with nothing and stored none of those. Every seed now gets its quick answer first, and a
+/// stop sends every seed's best to the output and the store at once.
 #[test]
-fn a_run_stopped_by_sigterm_keeps_its_seeds_and_exits_cleanly() {
+fn a_run_stopped_by_sigterm_keeps_every_seed_and_exits_at_once() {
     let dir = temp("sigterm");
     let probs = dir.join("problems");
     std::fs::create_dir_all(&probs).unwrap();
     small_variant(&probs, 401, 8, 10, 30, &(0..10).collect::<Vec<_>>());
     let store = dir.join("store");
-    // Ten seeds sharing 40 s on one thread: about 4 s each. Each seed is written to the store as
-    // soon as it is done, so the store fills while the run goes on.
+    // Ten seeds sharing 40 s on one thread: the run is far from its end when it is stopped.
     let mut child = hextris()
         .args(["solve", "--total", "-t", "40", "-c", "1", "--store"])
         .arg(&store)
@@ -299,43 +301,42 @@ fn a_run_stopped_by_sigterm_keeps_its_seeds_and_exits_cleanly() {
         assert!(child.try_wait().unwrap().is_none(), "the run ended early");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let stored_before = store_entries(&store).len();
-    assert!(stored_before >= 1);
-    // Mid-way: a seed is under way and others are not started.
     std::thread::sleep(Duration::from_millis(500));
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
-    // The run ends soon (the searches stop within a unit's work); a hang fails the test.
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let signalled = Instant::now();
+    // The run ends at once (the searches stop within a unit's work); a hang fails the test.
     while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
+        if signalled.elapsed() > Duration::from_secs(30) {
             child.kill().unwrap();
             panic!("the run did not stop within 30 s of SIGTERM");
         }
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
     }
+    let stopped_in = signalled.elapsed();
     let o = child.wait_with_output().unwrap();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("stopped"), "{err}");
     assert!(err.contains("total "), "the summary: {err}");
     assert!(err.contains("at the start)"), "the store's total: {err}");
-    // The answer on stdout is whole, one entry per seed.
-    assert_eq!(list_entries(&o.stdout).len(), 10);
-    // The store holds what was stored before the signal, and the seed the signal cut short.
+    // The process exits well within the 3 s a stop may take (its wall time is printed for the
+    // record; the generous bound only catches a run that goes on searching).
+    eprintln!("stopped {:.3} s after SIGTERM", stopped_in.as_secs_f64());
+    assert!(stopped_in < Duration::from_secs(10), "{stopped_in:?}");
+    // The answer on stdout is whole: every seed, none empty.
+    let listed = list_entries(&o.stdout);
+    assert_eq!(listed.len(), 10);
+    assert!(
+        listed.values().all(|(_, text)| !text.is_empty()),
+        "{listed:?}"
+    );
+    // The store holds every seed.
     let entries = store_entries(&store);
-    assert!(
-        entries.len() > stored_before,
-        "{} entries, {stored_before} before the signal",
-        entries.len()
-    );
-    assert!(
-        entries.len() < 10,
-        "the run was stopped mid-way: {entries:?}"
-    );
+    assert_eq!(entries.len(), 10, "{entries:?}");
     // It replays without error, every entry scoring what it records: merging it elsewhere
     // refuses nothing, and the scorer finds no error.
     let o = ok(hextris()

@@ -30,6 +30,10 @@ pub struct Args {
     pub phrases: crate::cli::PhraseArgs,
     #[command(flatten)]
     pub weights: crate::cli::WeightArgs,
+    /// The search's options from a JSON file (see `hextris solve --search`); given twice or
+    /// more, every budget runs with each file in turn, and the curve compares them.
+    #[arg(long = "search", value_name = "FILE")]
+    pub search: Vec<PathBuf>,
     /// Spell no phrase at all (the move score alone, as play_icfp2015 without -p).
     #[arg(long, conflicts_with = "phrases")]
     pub no_phrases: bool,
@@ -43,11 +47,26 @@ pub struct Args {
     /// Also offer them to this store of best solutions (see `hextris solve --store`).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
+    /// Instead of solving, time the planner and the encoders on each problem and fit the
+    /// weights of the solver's work counts (the table in src/work.rs).
+    #[arg(long)]
+    pub calibrate: bool,
 }
 
 /// Runs `hextris bench`.
 pub fn run(args: Args) -> Result<()> {
     let loaded = load_problems(&args.problems)?;
+    if args.calibrate {
+        let prepared: Vec<crate::solve::Prepared> = loaded
+            .iter()
+            .map(|(_, p)| crate::solve::Prepared::new(p))
+            .collect();
+        print!(
+            "{}",
+            crate::solve::calibrate::calibrate(&prepared, &args.phrases.get()?)
+        );
+        return Ok(());
+    }
     let phrases = if args.no_phrases {
         crate::engine::Phrases::new(Vec::<String>::new())
     } else {
@@ -59,23 +78,53 @@ pub fn run(args: Args) -> Result<()> {
         .map(crate::store::Store::open)
         .transpose()?;
     let systems = args.weights.get()?;
+    // The variants of the search: the compiled-in options, or each file given.
+    let variants: Vec<(String, crate::solve::SearchOptions)> = if args.search.is_empty() {
+        vec![(String::new(), Default::default())]
+    } else {
+        args.search
+            .iter()
+            .map(|f| {
+                Ok((
+                    format!("{} ", f.display()),
+                    crate::solve::SearchOptions::load(f)?,
+                ))
+            })
+            .collect::<Result<_>>()?
+    };
     let mut all = Vec::new();
-    // Per budget, each problem's (id, score).
+    // Per (variant, budget): its label and each problem's (id, score).
+    let mut labels: Vec<String> = Vec::new();
     let mut curve: Vec<Vec<(i64, u64)>> = Vec::new();
-    for (b, &time) in args.time.iter().enumerate() {
-        if args.time.len() > 1 {
-            println!(
-                "{}budget {time} s per problem",
-                if b > 0 { "\n" } else { "" }
-            );
+    let several = args.time.len() > 1 || variants.len() > 1;
+    for (name, search) in &variants {
+        for &time in &args.time {
+            if several {
+                println!(
+                    "{}budget {time} s per problem{}",
+                    if curve.is_empty() { "" } else { "\n" },
+                    if name.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", search {}", name.trim_end())
+                    }
+                );
+            }
+            let run = Run {
+                loaded: &loaded,
+                phrases: &phrases,
+                systems: &systems,
+                search,
+                store: &store,
+            };
+            let (total, scores) = bench_budget(&args, &run, time, &mut all)?;
+            println!("total {total}");
+            labels.push(format!("{name}{time} s"));
+            curve.push(scores);
         }
-        let (total, scores) =
-            bench_budget(&args, &loaded, &phrases, &systems, time, &store, &mut all)?;
-        println!("total {total}");
-        curve.push(scores);
     }
-    if args.time.len() > 1 {
-        print!("\n{}", curve_table(&args.time, &curve));
+    if several {
+        print!("\n{}", curve_table(&labels, &curve));
     }
     if let Some(path) = &args.svg {
         let totals: Vec<(f64, u64)> = args
@@ -93,35 +142,49 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
+/// What every budget of a benchmark shares.
+struct Run<'a> {
+    loaded: &'a [(PathBuf, Problem)],
+    phrases: &'a crate::engine::Phrases,
+    systems: &'a Option<Vec<(String, crate::plan::Weights)>>,
+    search: &'a crate::solve::SearchOptions,
+    store: &'a Option<crate::store::Store>,
+}
+
 /// Runs every problem with `time` seconds and prints its table; returns the total and each
 /// problem's score.
 fn bench_budget(
     args: &Args,
-    loaded: &[(PathBuf, Problem)],
-    phrases: &crate::engine::Phrases,
-    systems: &Option<Vec<(String, crate::plan::Weights)>>,
+    run: &Run,
     time: f64,
-    store: &Option<crate::store::Store>,
     all: &mut Vec<crate::solve::ProblemResult>,
 ) -> Result<(u64, Vec<(i64, u64)>)> {
+    let Run {
+        loaded,
+        phrases,
+        systems,
+        search,
+        store,
+    } = run;
     println!(
         "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
         "problem", "seeds", "move", "power", "score", "time"
     );
     let mut total = 0u64;
     let mut scores = Vec::new();
-    for (_, problem) in loaded {
+    for (_, problem) in loaded.iter() {
         let start = Instant::now();
         // The same share of the budget that play_icfp2015 keeps back for its output.
         let end = crate::cli::args::deadline(start, time)? - crate::cli::contest::reserve(time);
         let probs: Vec<&Problem> = vec![problem];
         let results = crate::cli::solve::solve_on_pool(
             &probs,
-            phrases.clone(),
+            (*phrases).clone(),
             end,
             crate::cli::solve::PoolOptions {
                 threads: args.threads,
-                systems: systems.clone(),
+                systems: (*systems).clone(),
+                search: Some((*search).clone()),
                 ..Default::default()
             },
             &crate::solve::Silent,
@@ -149,23 +212,25 @@ fn bench_budget(
     Ok((total, scores))
 }
 
-/// The curve as a table: one row per problem, one column per budget, and the totals.
-fn curve_table(times: &[f64], curve: &[Vec<(i64, u64)>]) -> String {
+/// The curve as a table: one row per problem, one column per run (`labels`: a budget, after the
+/// search options' file when several are compared), and the totals.
+fn curve_table(labels: &[String], curve: &[Vec<(i64, u64)>]) -> String {
+    let width = labels.iter().map(|l| l.len()).max().unwrap_or(0).max(10);
     let mut out = format!("{:>7}", "curve");
-    for t in times {
-        out += &format!(" {:>10}", format!("{t} s"));
+    for l in labels {
+        out += &format!(" {l:>width$}");
     }
     out += "\n";
     for (i, &(id, _)) in curve[0].iter().enumerate() {
         out += &format!("{id:>7}");
         for c in curve {
-            out += &format!(" {:>10}", c[i].1);
+            out += &format!(" {:>width$}", c[i].1);
         }
         out += "\n";
     }
     out += &format!("{:>7}", "total");
     for c in curve {
-        out += &format!(" {:>10}", c.iter().map(|&(_, s)| s).sum::<u64>());
+        out += &format!(" {:>width$}", c.iter().map(|&(_, s)| s).sum::<u64>());
     }
     out + "\n"
 }
@@ -243,7 +308,7 @@ mod tests {
     #[test]
     fn the_curve_lists_every_problem_at_every_budget() {
         let curve = vec![vec![(0, 10), (1, 20)], vec![(0, 15), (1, 25)]];
-        let t = curve_table(&[1.0, 10.0], &curve);
+        let t = curve_table(&["1 s".into(), "10 s".into()], &curve);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 4);
         assert!(lines[0].contains("1 s") && lines[0].contains("10 s"));

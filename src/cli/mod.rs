@@ -93,6 +93,24 @@ impl WeightArgs {
     }
 }
 
+/// The `--search FILE` option: the search's knobs (see [`crate::solve::SearchOptions`]).
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// The search's options from a JSON file (any subset of the fields of
+    /// `hextris search-options`); the compiled-in ones by default.
+    #[arg(long = "search", value_name = "FILE")]
+    pub search: Option<std::path::PathBuf>,
+}
+
+impl SearchArgs {
+    /// The options, or the compiled-in ones.
+    pub fn get(&self) -> crate::error::Result<crate::solve::SearchOptions> {
+        self.search
+            .as_deref()
+            .map_or_else(|| Ok(Default::default()), crate::solve::SearchOptions::load)
+    }
+}
+
 /// Prints an error once and returns exit code 2.
 pub fn fail(program: &str, e: &crate::Error) -> ExitCode {
     eprintln!("{program}: {e}");

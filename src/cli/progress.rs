@@ -2,8 +2,9 @@
 //! the budget, best score so far) when stderr is a terminal, plain lines when it is not; and notes
 //! (the store's total) on a line of their own under the bars, or as plain lines.
 //!
-//! The bars tick on their own twice a second, so the time moves even while every seed is still
-//! being searched (a seed is reported only when its search ends, near the end of the budget).
+//! A bar counts the seeds of its problem that have an answer (every seed gets its quick answer
+//! first) and shows the total of their best scores as they improve; it ticks on its own twice a
+//! second, so the time moves between improvements. Plain lines say each seed's final answer.
 
 use crate::engine::Problem;
 use crate::solve::{Progress, SeedResult};
@@ -22,7 +23,8 @@ fn clock(d: Duration) -> String {
 pub enum Reporter {
     Bars {
         bars: Vec<ProgressBar>,
-        totals: Mutex<Vec<u64>>,
+        /// Per problem, each answered seed's best score.
+        totals: Mutex<Vec<Vec<(u32, u64)>>>,
         /// The line under the bars that shows the latest note.
         note: ProgressBar,
         _multi: MultiProgress,
@@ -71,7 +73,7 @@ impl Reporter {
         note.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
         Reporter::Bars {
             bars,
-            totals: Mutex::new(vec![0; problems.len()]),
+            totals: Mutex::new(vec![Vec::new(); problems.len()]),
             note,
             _multi: multi,
         }
@@ -95,19 +97,29 @@ impl Reporter {
 }
 
 impl Progress for Reporter {
+    fn improved(&self, problem: usize, r: &SeedResult) {
+        if let Reporter::Bars { bars, totals, .. } = self {
+            let mut t = totals.lock().expect("no reporter panics");
+            let seeds = &mut t[problem];
+            let b = &bars[problem];
+            match seeds.iter_mut().find(|(s, _)| *s == r.seed) {
+                Some(best) => best.1 = best.1.max(r.score),
+                None => {
+                    seeds.push((r.seed, r.score));
+                    b.inc(1);
+                }
+            }
+            let total: u64 = seeds.iter().map(|s| s.1).sum();
+            b.set_message(format!(
+                "best so far: {total} in all, mean {}",
+                total / seeds.len().max(1) as u64
+            ));
+        }
+    }
+
     fn seed_done(&self, problem: usize, r: &SeedResult) {
         match self {
-            Reporter::Bars { bars, totals, .. } => {
-                let mut t = totals.lock().expect("no reporter panics");
-                t[problem] += r.score;
-                let b = &bars[problem];
-                b.inc(1);
-                b.set_message(format!(
-                    "best so far: {} in all, mean {}",
-                    t[problem],
-                    t[problem] / b.position().max(1)
-                ));
-            }
+            Reporter::Bars { .. } => self.improved(problem, r),
             Reporter::Lines { done, seeds, ids } => {
                 let mut d = done.lock().expect("no reporter panics");
                 d[problem] += 1;

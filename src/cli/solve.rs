@@ -2,19 +2,17 @@
 //!
 //! With `--shard K/N` it solves only its part of the (problem, seed) tasks
 //! ([`crate::solve::shard`]): N processes with the same problems cover every task once. With
-//! `--store DIR` each seed's answer is offered to the store as soon as that seed is done, so a
-//! run stopped by Ctrl-C or SIGTERM ([`crate::stop`]) keeps everything it found: the searches in
-//! progress end as at a deadline, the seeds not started are answered at once (and not stored),
-//! and the run ends as usual with its summary.
+//! `--store DIR` each seed's answers are offered to the store as they improve (the first, its
+//! quick answer, at once), so a run stopped by Ctrl-C or SIGTERM ([`crate::stop`]) keeps
+//! everything it found: the searches in progress end as at a deadline, every seed's best goes
+//! to the output and the store, and the run ends as usual with its summary.
 
 use crate::cli::progress::Reporter;
 use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
 use crate::solve::shard::{split, Shard, Task};
-use crate::solve::{
-    solve_attempts, solve_many, Prepared, ProblemResult, Progress, SeedResult, SolveConfig,
-};
+use crate::solve::{solve, Budget, Prepared, ProblemResult, Progress, SeedResult, SolveConfig};
 use crate::store::{Offer, Scores, Store};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -44,6 +42,8 @@ pub struct Args {
     pub phrases: crate::cli::PhraseArgs,
     #[command(flatten)]
     pub weights: crate::cli::WeightArgs,
+    #[command(flatten)]
+    pub search: crate::cli::SearchArgs,
     /// Worker threads (default: all cores); 1 is the deterministic debugging path.
     #[arg(short = 'c', long = "threads", allow_negative_numbers = true,
         value_parser = crate::cli::args::between::<usize>(1, crate::cli::args::MAX_THREADS))]
@@ -101,15 +101,13 @@ pub fn restrict(problems: &[&Problem], shard: Shard) -> (Vec<Problem>, f64) {
     (kept, if all > 0.0 { own / all } else { 0.0 })
 }
 
-/// The progress of a run: the reporter, and with a store, each seed's answer offered to it as
-/// soon as the seed is done.
+/// The progress of a run: the reporter, and with a store, each seed's answers offered to it as
+/// they improve (at most every [`crate::solve::SearchOptions::store_interval`] seconds per
+/// seed, the first at once) and its final answer at the end.
 struct Keeper<'a> {
     reporter: Reporter,
     store: Option<Keeping<'a>>,
 }
-
-/// Per problem, the answers the store took as new, took as better, and kept its entry over.
-type Tally = (usize, usize, usize);
 
 struct Keeping<'a> {
     store: &'a Store,
@@ -118,58 +116,130 @@ struct Keeping<'a> {
     /// The problems as given, for the store's total.
     given: &'a [&'a Problem],
     phrases: &'a Phrases,
-    /// The store's best scores, its total at the start, and per problem (new, better, kept).
-    scores: Mutex<(Scores, Vec<Tally>)>,
+    /// The store's best scores at the start, and as they are now.
+    before: Scores,
+    scores: Mutex<Scores>,
     start: u64,
+    interval: std::time::Duration,
+    /// Per (problem index, seed): when its last answer was offered.
+    offered: Mutex<std::collections::HashMap<(usize, u32), Instant>>,
+    /// The final answers, offered together at the end.
+    finals: Mutex<Vec<(usize, SeedResult)>>,
     /// Answers left out: seeds answered after a stop, with nothing worth keeping.
     skipped: std::sync::atomic::AtomicUsize,
     /// The first error writing the store.
     error: Mutex<Option<Error>>,
 }
 
-impl Progress for Keeper<'_> {
-    fn seed_done(&self, problem: usize, r: &SeedResult) {
-        self.reporter.seed_done(problem, r);
-        let Some(k) = &self.store else { return };
-        // After a stop, a seed that scores nothing was not searched (or hardly): its answer is
-        // not worth an entry.
-        if r.score == 0 && crate::stop::requested() {
-            k.skipped.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return;
-        }
-        let p = k.solving[problem];
-        let answer = Solution {
-            problem_id: p.id,
-            seed: r.seed,
-            tag: Some(r.tag.clone()),
-            solution: r.solution.clone(),
-        };
-        let offer = match k.store.offer(p, k.phrases, &[answer]) {
-            Ok(o) => o[0].clone(),
+impl Keeping<'_> {
+    /// Offers a problem's answers to the store and notes its new total.
+    fn offer(&self, reporter: &Reporter, problem: usize, answers: &[&SeedResult]) {
+        let p = self.solving[problem];
+        let solutions: Vec<Solution> = answers
+            .iter()
+            .map(|r| Solution {
+                problem_id: p.id,
+                seed: r.seed,
+                tag: Some(r.tag.clone()),
+                solution: r.solution.clone(),
+            })
+            .collect();
+        let offers = match self.store.offer(p, self.phrases, &solutions) {
+            Ok(o) => o,
             Err(e) => {
-                let mut first = k.error.lock().expect("no keeper panics");
+                let mut first = self.error.lock().expect("no keeper panics");
                 first.get_or_insert(e);
                 return;
             }
         };
-        let mut guard = k.scores.lock().expect("no keeper panics");
-        let (scores, counts) = &mut *guard;
-        let c = &mut counts[problem];
-        match offer {
-            Offer::New { score: s } | Offer::Better { new: s, .. } => {
-                if let Offer::New { .. } = offer {
-                    c.0 += 1;
-                } else {
-                    c.1 += 1;
-                }
-                scores.raise(p.id, r.seed, s);
-                self.reporter.note(format!(
-                    "store: total {} ({} at the start)",
-                    scores.total(k.given),
-                    k.start
-                ));
+        let mut scores = self.scores.lock().expect("no keeper panics");
+        let mut raised = false;
+        for (r, offer) in answers.iter().zip(&offers) {
+            if let Offer::New { score } | Offer::Better { new: score, .. } = offer {
+                scores.raise(p.id, r.seed, *score);
+                raised = true;
             }
-            Offer::Kept { .. } => c.2 += 1,
+        }
+        if raised {
+            reporter.note(format!(
+                "store: total {} ({} at the start)",
+                scores.total(self.given),
+                self.start
+            ));
+        }
+    }
+
+    /// Offers the final answers not offered yet, a problem at a time.
+    fn flush(&self, reporter: &Reporter) {
+        let finals = std::mem::take(&mut *self.finals.lock().expect("no keeper panics"));
+        for problem in 0..self.solving.len() {
+            let p = self.solving[problem];
+            let answers: Vec<&SeedResult> = finals
+                .iter()
+                .filter(|(i, _)| *i == problem)
+                .map(|(_, r)| r)
+                .filter(|r| {
+                    // After a stop, a seed that scores nothing was not searched: not worth an
+                    // entry.
+                    if r.score == 0 && crate::stop::requested() {
+                        self.skipped
+                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        return false;
+                    }
+                    let held = self.scores.lock().expect("no keeper panics");
+                    held.get(p.id, r.seed).is_none_or(|s| r.score > s)
+                })
+                .collect();
+            if !answers.is_empty() {
+                self.offer(reporter, problem, &answers);
+            }
+        }
+    }
+
+    /// Per problem: the seeds the store had no entry for and now has, those it holds better
+    /// than at the start, and those it kept.
+    fn tally(&self) -> Vec<(usize, usize, usize)> {
+        let scores = self.scores.lock().expect("no keeper panics");
+        self.solving
+            .iter()
+            .map(|p| {
+                let mut t = (0, 0, 0);
+                for s in p.distinct_seeds() {
+                    match (self.before.get(p.id, s), scores.get(p.id, s)) {
+                        (None, Some(_)) => t.0 += 1,
+                        (Some(a), Some(b)) if b > a => t.1 += 1,
+                        _ => t.2 += 1,
+                    }
+                }
+                t
+            })
+            .collect()
+    }
+}
+
+impl Progress for Keeper<'_> {
+    fn improved(&self, problem: usize, r: &SeedResult) {
+        self.reporter.improved(problem, r);
+        let Some(k) = &self.store else { return };
+        let now = Instant::now();
+        {
+            let mut offered = k.offered.lock().expect("no keeper panics");
+            let last = offered.get(&(problem, r.seed));
+            if last.is_some_and(|&t| now.duration_since(t) < k.interval) {
+                return;
+            }
+            offered.insert((problem, r.seed), now);
+        }
+        k.offer(&self.reporter, problem, &[r]);
+    }
+
+    fn seed_done(&self, problem: usize, r: &SeedResult) {
+        self.reporter.seed_done(problem, r);
+        if let Some(k) = &self.store {
+            k.finals
+                .lock()
+                .expect("no keeper panics")
+                .push((problem, r.clone()));
         }
     }
 }
@@ -206,17 +276,22 @@ pub fn run(args: Args) -> Result<()> {
     // Ctrl-C and SIGTERM now end the searches as at a deadline; the run then ends as usual.
     crate::stop::install()
         .map_err(|e| Error::Usage(format!("cannot install the signal handlers: {e}")))?;
+    let search = args.search.get()?;
     let keeping = match &store {
         Some(store) => {
-            let scores = store.scores(&given, &phrases)?;
-            let start = scores.total(&given);
+            let before = store.scores(&given, &phrases)?;
+            let start = before.total(&given);
             Some(Keeping {
                 store,
                 solving: &problems,
                 given: &given,
                 phrases: &phrases,
-                scores: Mutex::new((scores, vec![(0, 0, 0); problems.len()])),
+                scores: Mutex::new(before.clone()),
+                before,
                 start,
+                interval: std::time::Duration::from_secs_f64(search.store_interval),
+                offered: Mutex::default(),
+                finals: Mutex::default(),
                 skipped: Default::default(),
                 error: Mutex::new(None),
             })
@@ -241,6 +316,7 @@ pub fn run(args: Args) -> Result<()> {
             threads: args.threads,
             memory_mb: None,
             systems: args.weights.get()?,
+            search: Some(search),
             starts: match &store {
                 Some(store) => store_starts(store, &problems)?,
                 None => Default::default(),
@@ -254,23 +330,23 @@ pub fn run(args: Args) -> Result<()> {
         eprintln!("stopped: the searches under way ended early; every seed done is above");
     }
     let mut failed = None;
-    if let Some(k) = keeper.store {
-        failed = k.error.into_inner().expect("no keeper panics");
-        let (scores, counts) = k.scores.into_inner().expect("no keeper panics");
-        for (p, (new, better, kept)) in problems.iter().zip(counts) {
+    if let Some(k) = &keeper.store {
+        k.flush(&keeper.reporter);
+        failed = k.error.lock().expect("no keeper panics").take();
+        for (p, (new, better, kept)) in problems.iter().zip(k.tally()) {
             eprintln!(
                 "store: problem {}: {new} new, {better} better, {kept} kept",
                 p.id
             );
         }
-        let skipped = k.skipped.into_inner();
+        let skipped = k.skipped.load(std::sync::atomic::Ordering::Relaxed);
         if skipped > 0 {
             eprintln!("store: {skipped} seeds answered after the stop were not offered");
         }
         eprintln!(
             "store: {}: total {} ({} at the start)",
             k.store.dir().display(),
-            scores.total(&given),
+            k.scores.lock().expect("no keeper panics").total(&given),
             k.start
         );
     }
@@ -332,6 +408,8 @@ pub struct PoolOptions {
     pub memory_mb: Option<u64>,
     /// Heuristic systems replacing the compiled-in ones (`--weights`).
     pub systems: Option<Vec<(String, crate::plan::Weights)>>,
+    /// The search's options replacing the compiled-in ones (`--search`).
+    pub search: Option<crate::solve::SearchOptions>,
     /// Stored games to start from (see [`SolveConfig::starts`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
 }
@@ -350,10 +428,14 @@ pub fn solve_on_pool(
         threads,
         memory_mb,
         systems,
+        search,
         starts,
     } = opts;
     let mut cfg = SolveConfig::new(phrases);
     cfg.starts = starts;
+    if let Some(search) = search {
+        cfg.search = search;
+    }
     if let Some(systems) = systems {
         cfg.systems = systems;
     }
@@ -378,10 +460,11 @@ pub fn solve_on_pool(
         .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))?;
     Ok(pool.install(|| {
         let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
-        match attempts {
-            Some(n) => solve_attempts(&prepared, n.max(1), &cfg, progress),
-            None => solve_many(&prepared, end, &cfg, progress),
-        }
+        let budget = match attempts {
+            Some(n) => Budget::Attempts(n.max(1)),
+            None => Budget::Until(end),
+        };
+        solve(&prepared, budget, &cfg, progress)
     }))
 }
 

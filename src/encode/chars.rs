@@ -395,6 +395,10 @@ fn values(
 ) {
     let na = ac.len();
     let ctxs = if !sp.rotates() { 3 } else { 5 };
+    crate::work::add(
+        crate::work::Op::CharsCell,
+        (region.states.len() * ctxs * na) as u64,
+    );
     out.ctxs = ctxs;
     out.nodes = na;
     out.vals.clear();

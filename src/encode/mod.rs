@@ -19,6 +19,7 @@ pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
 use crate::engine::{Phrases, Problem};
 use crate::plan::{Bfs, Plan, Sim, Tables};
+use crate::work::Op;
 use comps::Comps;
 use std::time::Instant;
 use unit::{Job, UnitGeometry};
@@ -42,6 +43,9 @@ pub enum Mode {
     Plain,
     Greedy,
     Dp,
+    /// The character encoder ([`chars`]): its own entry points, [`Encoder::encode_chars`] and
+    /// [`Encoder::encode_chars_after`].
+    Chars,
 }
 
 impl Mode {
@@ -51,6 +55,7 @@ impl Mode {
             Mode::Plain => "plain",
             Mode::Greedy => "greedy",
             Mode::Dp => "dp",
+            Mode::Chars => "chars",
         }
     }
 }
@@ -191,6 +196,9 @@ impl<'a> Encoder<'a> {
                 }
             }
             let space = &self.tables.spaces[pl.unit];
+            let (per_unit, per_state) = work_ops(mode);
+            crate::work::add(per_unit, 1);
+            crate::work::add(per_state, space.states as u64);
             space.free_map(&sim.board, &mut b.free);
             let job = Job {
                 space,
@@ -207,7 +215,7 @@ impl<'a> Encoder<'a> {
                     let order = self.greedy_order(&used);
                     walk::greedy(&job, &b.comps, &order, &mut b.bfs)
                 }
-                Mode::Dp => {
+                Mode::Dp | Mode::Chars => {
                     let mut bonus: Vec<i32> = self
                         .table
                         .phrases
@@ -381,6 +389,9 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out.clear();
         let e = self.encoder;
         let space = &e.tables.spaces[unit];
+        if !space.rotates() {
+            crate::work::add(Op::ValuerState, space.states as u64);
+        }
         if space.rotates() {
             // A unit that rotates is not valued, but it gives back the credit of the node it
             // starts from (see below), and leaves no node worth anything.
@@ -428,6 +439,16 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
                 (0.0, 0)
             }
         }));
+    }
+}
+
+/// The operations counted ([`crate::work`]) for a unit spelt in `mode`: per unit and per state
+/// of its space.
+fn work_ops(mode: Mode) -> (Op, Op) {
+    match mode {
+        Mode::Plain => (Op::PlainUnit, Op::PlainState),
+        Mode::Greedy => (Op::GreedyUnit, Op::GreedyState),
+        Mode::Dp | Mode::Chars => (Op::DpUnit, Op::DpState),
     }
 }
 

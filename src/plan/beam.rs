@@ -12,6 +12,7 @@ use super::{
     gen_locks, Features, Lock, LockValuer, Placement, Plan, PlanConfig, Scratch, Sim, Tables,
 };
 use crate::engine::{Problem, Source};
+use crate::work::Op;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hash::{Hash, Hasher};
@@ -146,6 +147,7 @@ fn plan_with(
                     &mut extra,
                 );
             }
+            crate::work::add(Op::Feature, scratch.locks.len() as u64);
             for (i, lock) in scratch.locks.iter().enumerate() {
                 let f = Features::of(&node.sim.board, space, lock.state, node.sim.ls_old);
                 let v = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
@@ -169,10 +171,12 @@ fn plan_with(
         }
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = rustc_hash::FxHashSet::default();
+        let board_words = (problem.height as u64 + 2) * (problem.width as u64 / 64 + 2);
         for &(value, parent, lock, carry) in &children {
             if beam.len() == width {
                 break;
             }
+            crate::work::add(Op::ChildWord, board_words);
             let mut sim = live[parent].sim.clone();
             sim.lock(problem, unit, lock.state);
             if width > 1 && !seen.insert(board_hash(&sim)) {

@@ -22,6 +22,7 @@ pub use scratch::{Bfs, Stamps};
 pub use space::{Lock, LockKey, ReachBufs, State, UnitSpace};
 
 use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Piece, Problem};
+use crate::work::Op;
 
 /// The precomputed move-generation tables of every unit of a problem.
 #[derive(Clone, Debug)]
@@ -263,6 +264,9 @@ impl PlanConfig {
 /// `scratch.locks`; false when the unit cannot spawn.
 pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scratch) -> bool {
     let space = &tables.spaces[unit];
+    // The three passes scan every bit row of the unit's space (see [`crate::work`]).
+    crate::work::add(Op::Gen, 1);
+    crate::work::add(Op::GenWord, space.row_words as u64);
     space.free_map(board, &mut scratch.free);
     if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
         scratch.locks.clear();
@@ -275,6 +279,7 @@ pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scra
         &mut scratch.locks,
         &mut scratch.seen,
     );
+    crate::work::add(Op::GenLock, scratch.locks.len() as u64);
     true
 }
 

@@ -1,25 +1,41 @@
-//! Solving under a deadline: for each (problem, seed), plan and encode games until the time is
-//! up, and keep the best by the engine's own score.
+//! Solving under a deadline: for every (problem, seed) an answer at once, then games of growing
+//! cost wherever they promise the most, the best by the engine's own score kept.
 //!
-//! [`scheduler`] shares the run's time between the (problem, seed) tasks on the rayon pool;
-//! [`seed`] searches one seed within its share. Deadlines are checked inside the planner and the
-//! encoders, unit by unit. The answer of a seed never depends on the thread it ran on: with
-//! [`Budget::Attempts`] a run is reproducible to the character on any number of threads.
+//! [`policy`] decides what runs next, from what has happened so far (never from the budget
+//! left); [`exec`] runs its rounds on the rayon pool and keeps the games; [`tasks`] is what a
+//! round's tasks do (plan, spell, score); [`options`] holds every knob. Deadlines are checked
+//! inside the planner and the encoders, unit by unit. With [`Budget::Attempts`] a run is
+//! reproducible to the character on any number of threads.
 
-pub mod scheduler;
-pub mod seed;
+pub mod calibrate;
+pub mod exec;
+pub mod options;
+pub mod policy;
 pub mod shard;
+pub mod tasks;
 pub mod tune;
 
-pub use seed::{solve_seed, Budget, MAX_WIDTH, PHRASE_WEIGHT, STEP_BYTES};
+pub use options::SearchOptions;
 
-use crate::encode::{CharTables, PhraseTable};
+use crate::encode::{CharTables, Mode, PhraseTable};
 use crate::engine::{problem_score, Phrases, Problem};
 use crate::plan::{Tables, Weights, SYSTEMS};
-use rayon::prelude::*;
-use scheduler::Scheduler;
 use std::sync::OnceLock;
 use std::time::Instant;
+
+/// What the solver may spend.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    /// Until this instant.
+    Until(Instant),
+    /// Exactly this many games planned per seed, whatever the time: reproducible to the
+    /// character.
+    Attempts(u32),
+}
+
+/// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
+/// for the allocator.
+pub const STEP_BYTES: u64 = 96;
 
 /// The best answer found for one seed.
 #[derive(Clone, Debug)]
@@ -32,6 +48,24 @@ pub struct SeedResult {
     pub tag: String,
     /// Games planned.
     pub attempts: u32,
+    /// The encoder that spelt the solution.
+    pub spelling: Mode,
+}
+
+impl SeedResult {
+    /// The empty answer (score 0): what a seed answers when it got no time at all.
+    pub fn empty(seed: u32) -> SeedResult {
+        SeedResult {
+            seed,
+            solution: String::new(),
+            score: 0,
+            move_score: 0,
+            power_score: 0,
+            tag: "hextris (no time)".into(),
+            attempts: 0,
+            spelling: Mode::Plain,
+        }
+    }
 }
 
 /// Options of the solver.
@@ -46,6 +80,8 @@ pub struct SolveConfig {
     /// Memory the solver may use, in bytes: it bounds the widest beam (a beam keeps a record of
     /// about [`STEP_BYTES`] per unit of width per unit placed).
     pub memory: u64,
+    /// The search's knobs.
+    pub search: SearchOptions,
     /// Games to start from, by (problem id, seed): a stored best solution's (tag, text). The
     /// search counts it as its first game, so a run never answers worse than it, and spends
     /// time on improving it (see [`seed`]).
@@ -66,6 +102,7 @@ impl SolveConfig {
             table: PhraseTable::new(&phrases),
             phrases,
             memory: DEFAULT_MEMORY,
+            search: SearchOptions::default(),
             starts: Default::default(),
         }
     }
@@ -76,10 +113,13 @@ fn debug_enabled() -> bool {
     std::env::var_os("HEXTRIS_DEBUG").is_some()
 }
 
-/// Receives news of the solver's progress, for progress bars and logs. Called from the worker
-/// threads.
+/// Receives news of the solver's progress, for progress bars, logs and the store. Called from
+/// the worker threads.
 pub trait Progress: Sync {
-    /// A seed of `problems[problem]` is solved.
+    /// A seed of `problems[problem]` has a better answer than before (its first, at its quick
+    /// answer).
+    fn improved(&self, _problem: usize, _result: &SeedResult) {}
+    /// A seed of `problems[problem]` is solved: its final answer, at the end of the run.
     fn seed_done(&self, problem: usize, result: &SeedResult);
 }
 
@@ -107,7 +147,8 @@ impl<'p> Prepared<'p> {
         }
     }
 
-    /// The difficulty weight that shares time: width x height x source length, per seed.
+    /// The size of a seed's game: width x height x source length. Quick answers go to the
+    /// smallest first, and shards split the run by it.
     pub fn weight(&self) -> f64 {
         let p = self.problem;
         (p.width as f64 * p.height as f64 * p.source_length.max(1) as f64).max(1.0)
@@ -129,86 +170,36 @@ pub struct ProblemResult {
     pub score: u64,
 }
 
-/// Solves every distinct seed of every problem, all of them finished by `end` (wall time).
-///
-/// The tasks (one per problem and seed) wait in a queue, heaviest first; each worker of the
-/// current rayon pool takes the next one and gives it its share of the capacity left: the
-/// worker-seconds until `end` not yet promised to running tasks, times its weight over the
-/// weight of the tasks not started (capped at the time left). A task's weight is its problem's
-/// difficulty. A task that finishes early gives its promise back.
+/// Solves every distinct seed of every problem within `budget` on the current rayon pool (see
+/// [`exec`]): one result per problem, its seeds in the problem's order.
+pub fn solve(
+    problems: &[Prepared],
+    budget: Budget,
+    cfg: &SolveConfig,
+    progress: &dyn Progress,
+) -> Vec<ProblemResult> {
+    let results = exec::Executor::new(problems, budget, cfg, progress).run();
+    collect(problems, results)
+}
+
+/// Solves every distinct seed of every problem, all of them answered by `end` (wall time).
 pub fn solve_many(
     problems: &[Prepared],
     end: Instant,
     cfg: &SolveConfig,
     progress: &dyn Progress,
 ) -> Vec<ProblemResult> {
-    let workers = rayon::current_num_threads().max(1);
-    let mut tasks = tasks(problems);
-    tasks.sort_by(|a, b| problems[b.0].weight().total_cmp(&problems[a.0].weight()));
-    let weights = tasks.iter().map(|&(i, _)| problems[i].weight()).collect();
-    let scheduler = Scheduler::new(weights, end, workers);
-    let worker_ids = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(Vec::with_capacity(tasks.len()));
-    let begin = Instant::now();
-    let debug = debug_enabled();
-    rayon::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|_| {
-                let me = worker_ids.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                while let Some(job) = scheduler.next(me) {
-                    let (i, seed) = tasks[job.task];
-                    let t0 = Instant::now();
-                    let p = &problems[i];
-                    let r = solve_seed(p, seed, Budget::Until(job.deadline), job.lanes, cfg);
-                    if debug {
-                        eprintln!(
-                            "problem {} seed {seed}: start {:.2}s budget {:.2}s done {:.2}s score {}",
-                            p.problem.id,
-                            (t0 - begin).as_secs_f64(),
-                            job.deadline.saturating_duration_since(t0).as_secs_f64(),
-                            begin.elapsed().as_secs_f64(),
-                            r.score
-                        );
-                    }
-                    progress.seed_done(i, &r);
-                    results
-                        .lock()
-                        .expect("no worker panics")
-                        .push(((i, seed), r));
-                }
-            });
-        }
-    });
-    collect(problems, results.into_inner().expect("no worker panics"))
+    solve(problems, Budget::Until(end), cfg, progress)
 }
 
-/// Solves every distinct seed with a fixed number of attempts (reproducible).
+/// Solves every distinct seed with a fixed number of games planned per seed (reproducible).
 pub fn solve_attempts(
     problems: &[Prepared],
     attempts: u32,
     cfg: &SolveConfig,
     progress: &dyn Progress,
 ) -> Vec<ProblemResult> {
-    let tasks = tasks(problems);
-    let results = tasks
-        .par_iter()
-        .map(|&(i, seed)| {
-            let p = &problems[i];
-            let r = solve_seed(p, seed, Budget::Attempts(attempts), 1, cfg);
-            progress.seed_done(i, &r);
-            ((i, seed), r)
-        })
-        .collect();
-    collect(problems, results)
-}
-
-/// One task per (problem index, distinct seed).
-fn tasks(problems: &[Prepared]) -> Vec<(usize, u32)> {
-    problems
-        .iter()
-        .enumerate()
-        .flat_map(|(i, p)| p.problem.distinct_seeds().into_iter().map(move |s| (i, s)))
-        .collect()
+    solve(problems, Budget::Attempts(attempts), cfg, progress)
 }
 
 fn collect(problems: &[Prepared], results: Vec<((usize, u32), SeedResult)>) -> Vec<ProblemResult> {

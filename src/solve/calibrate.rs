@@ -1,0 +1,281 @@
+//! The weights of the work counts ([`crate::work::WEIGHTS`]), fitted on this machine:
+//! `hextris bench DIR --calibrate` times the planner and each encoder on every problem of DIR
+//! (one seed each), with the operations they count, and fits nanoseconds per operation by
+//! least squares on the relative error (each stage's operations apart, no weight below 0). It
+//! prints the table to paste into `src/work.rs`, and how well the fit predicts each stage.
+
+use super::Prepared;
+use crate::encode::{CharStats, Encoder, Mode, PhraseTable, PhraseValuer};
+use crate::engine::{evaluate, Phrases};
+use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Weights};
+use crate::work::{measure, Counts, Op, ALL, OPS, WEIGHTS};
+use std::time::Instant;
+
+/// One timed run of a stage.
+#[derive(Clone)]
+struct Sample {
+    counts: Counts,
+    seconds: f64,
+}
+
+/// The stages timed, each with the operations it counts.
+const STAGES: [(&str, &[Op]); 6] = [
+    (
+        "plan",
+        &[
+            Op::Gen,
+            Op::GenWord,
+            Op::GenLock,
+            Op::Feature,
+            Op::ChildWord,
+            Op::ValuerState,
+        ],
+    ),
+    ("plain", &[Op::PlainUnit, Op::PlainState]),
+    ("greedy", &[Op::GreedyUnit, Op::GreedyState]),
+    ("dp", &[Op::DpUnit, Op::DpState]),
+    ("chars", &[Op::CharsUnit, Op::CharsCell]),
+    ("evaluate", &[Op::EvalChar]),
+];
+
+/// The best of `repeats` timings of `f` (the machine's noise only ever adds time), with its
+/// counts (the same every time).
+fn time<T>(repeats: usize, mut f: impl FnMut() -> T) -> (T, Sample) {
+    let mut best: Option<(T, Sample)> = None;
+    for _ in 0..repeats.max(1) {
+        let t0 = Instant::now();
+        let (out, counts) = measure(&mut f);
+        let seconds = t0.elapsed().as_secs_f64();
+        if best.as_ref().is_none_or(|(_, s)| seconds < s.seconds) {
+            best = Some((out, Sample { counts, seconds }));
+        }
+    }
+    best.expect("at least one run")
+}
+
+/// Times every stage on `prep`'s first seed; samples per stage, in the order of [`STAGES`].
+fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<Sample>> {
+    let p = prep.problem;
+    let Some(&seed) = p.seeds.first() else {
+        return vec![Vec::new(); STAGES.len()];
+    };
+    let mut out: Vec<Vec<Sample>> = (0..STAGES.len()).map(|_| Vec::new()).collect();
+    let encoder = Encoder::new(p, &prep.tables, table);
+    let mut plans: Vec<Plan> = Vec::new();
+    for (width, system) in [(1, "low"), (4, "balanced"), (16, "fill")] {
+        let cfg = PlanConfig::whole_game(Weights::system(system).expect("a system"), 1);
+        let shape = BeamShape {
+            width,
+            branch: width.clamp(1, 8),
+        };
+        let repeats = if width == 1 { 3 } else { 1 };
+        let (plan, s) = time(repeats, || {
+            plan_beam(p, &prep.tables, seed, &cfg, shape, None)
+        });
+        out[0].push(s);
+        plans.push(plan);
+        // With the phrase valuer, as the solver plans where units cannot rotate.
+        if prep.tables.spaces.iter().any(|s| !s.rotates()) && width < 16 {
+            let (_, s) = time(repeats, || {
+                let mut v = PhraseValuer::new(&encoder, 0.2, 0);
+                plan_beam(p, &prep.tables, seed, &cfg, shape, Some(&mut v))
+            });
+            out[0].push(s);
+        }
+    }
+    let ct = prep.chars(table);
+    for plan in &plans[..2] {
+        for (stage, mode) in [(1, Mode::Plain), (2, Mode::Greedy), (3, Mode::Dp)] {
+            let (text, s) = time(2, || encoder.encode(plan, mode, None));
+            out[stage].push(s);
+            let (_, s) = time(2, || {
+                crate::work::add(Op::EvalChar, text.len() as u64);
+                evaluate(p, seed, &text, phrases)
+            });
+            out[5].push(s);
+        }
+        // The character encoder only where it takes seconds at most.
+        let work = plan.placements.len() * p.width * p.height;
+        if work <= 2_000_000 {
+            let deadline = Some(Instant::now() + std::time::Duration::from_secs(20));
+            let (done, s) = time(1, || {
+                let mut stats = CharStats::default();
+                let text = encoder.encode_chars(ct, plan, deadline, &mut stats);
+                crate::work::add(Op::CharsUnit, plan.placements.len() as u64);
+                text.is_some()
+            });
+            if done {
+                if std::env::var_os("HEXTRIS_DEBUG").is_some() {
+                    eprintln!(
+                        "chars problem {}: {} units, {} cells, {:.4} s",
+                        p.id,
+                        s.counts.0[Op::CharsUnit as usize],
+                        s.counts.0[Op::CharsCell as usize],
+                        s.seconds
+                    );
+                }
+                out[4].push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Least squares on the relative error of `ops`' weights over `samples`, no weight below 0
+/// (an active set: a weight fitted below 0 is fixed at 0 and the rest fitted again).
+fn fit(samples: &[Sample], ops: &[Op]) -> Vec<f64> {
+    let mut free: Vec<bool> = vec![true; ops.len()];
+    loop {
+        let idx: Vec<usize> = (0..ops.len()).filter(|&i| free[i]).collect();
+        let n = idx.len();
+        let mut a = vec![vec![0.0; n + 1]; n];
+        for s in samples.iter().filter(|s| s.seconds > 0.0) {
+            let w = 1.0 / (s.seconds * s.seconds);
+            let x: Vec<f64> = idx
+                .iter()
+                .map(|&i| s.counts.0[ops[i] as usize] as f64 * 1e-9)
+                .collect();
+            for r in 0..n {
+                for c in 0..n {
+                    a[r][c] += w * x[r] * x[c];
+                }
+                a[r][n] += w * x[r] * s.seconds;
+            }
+        }
+        let sol = solve_linear(a);
+        let mut weights = vec![0.0; ops.len()];
+        let mut negative = false;
+        for (k, &i) in idx.iter().enumerate() {
+            let v = sol.get(k).copied().unwrap_or(0.0);
+            if v < 0.0 || !v.is_finite() {
+                free[i] = false;
+                negative = true;
+            } else {
+                weights[i] = v;
+            }
+        }
+        if !negative || idx.is_empty() {
+            return weights;
+        }
+    }
+}
+
+/// Gaussian elimination with partial pivoting on an augmented matrix; a singular column gets 0.
+fn solve_linear(mut a: Vec<Vec<f64>>) -> Vec<f64> {
+    let n = a.len();
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        if a[col][col].abs() < 1e-300 {
+            continue;
+        }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (x, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *x -= f * p;
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|i| {
+            if a[i][i].abs() < 1e-300 {
+                0.0
+            } else {
+                a[i][n] / a[i][i]
+            }
+        })
+        .collect()
+}
+
+/// Times the stages on `problems`, fits the weights and returns the report: the table for
+/// `src/work.rs` and, per stage, the samples' median relative error with the fitted weights and
+/// with the compiled-in ones.
+pub fn calibrate(problems: &[Prepared], phrases: &Phrases) -> String {
+    use std::fmt::Write;
+    let table = PhraseTable::new(phrases);
+    let mut all: Vec<Vec<Sample>> = (0..STAGES.len()).map(|_| Vec::new()).collect();
+    for prep in problems {
+        for (stage, s) in samples(prep, &table, phrases).into_iter().enumerate() {
+            all[stage].extend(s);
+        }
+    }
+    let mut weights = WEIGHTS;
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "{:>9} {:>7} {:>14} {:>14}",
+        "stage", "samples", "error (fitted)", "error (table)"
+    );
+    for ((name, ops), samples) in STAGES.iter().zip(&all) {
+        let fitted = fit(samples, ops);
+        for (op, w) in ops.iter().zip(&fitted) {
+            weights[*op as usize] = *w;
+        }
+        let error = |table: &[f64; OPS]| {
+            let mut e: Vec<f64> = samples
+                .iter()
+                .map(|s| {
+                    let pred: f64 = s
+                        .counts
+                        .0
+                        .iter()
+                        .zip(table)
+                        .map(|(&n, w)| n as f64 * w * 1e-9)
+                        .sum();
+                    (pred / s.seconds.max(1e-9) - 1.0).abs()
+                })
+                .collect();
+            e.sort_by(f64::total_cmp);
+            e.get(e.len() / 2).copied().unwrap_or(0.0)
+        };
+        let _ = writeln!(
+            report,
+            "{name:>9} {:>7} {:>13.0}% {:>13.0}%",
+            samples.len(),
+            error(&weights) * 100.0,
+            error(&WEIGHTS) * 100.0
+        );
+    }
+    let _ = writeln!(report, "\npub const WEIGHTS: [f64; OPS] = [");
+    for (op, w) in ALL.iter().zip(weights) {
+        let _ = writeln!(report, "    {w:.1}, // {op:?}");
+    }
+    let _ = writeln!(report, "];");
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fit_finds_the_weights_of_exact_samples_and_none_below_zero() {
+        let sample = |a: u64, b: u64| {
+            let mut c = Counts::default();
+            c.0[Op::PlainUnit as usize] = a;
+            c.0[Op::PlainState as usize] = b;
+            Sample {
+                counts: c,
+                seconds: (a as f64 * 300.0 + b as f64 * 7.0) * 1e-9,
+            }
+        };
+        let samples = [sample(10, 1000), sample(50, 200), sample(3, 9000)];
+        let w = fit(&samples, &[Op::PlainUnit, Op::PlainState]);
+        assert!(
+            (w[0] - 300.0).abs() < 1e-6 && (w[1] - 7.0).abs() < 1e-6,
+            "{w:?}"
+        );
+        // Times that only a negative weight would fit: that weight is 0.
+        let mut odd = samples.to_vec();
+        odd[0].seconds = 0.1e-6;
+        odd[1].seconds = 20e-6;
+        odd[2].seconds = 0.5e-6;
+        let w = fit(&odd, &[Op::PlainUnit, Op::PlainState]);
+        assert!(w.iter().all(|&x| x >= 0.0), "{w:?}");
+    }
+}

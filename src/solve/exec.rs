@@ -1,0 +1,459 @@
+//! The executor: runs the policy's rounds ([`super::policy`]) on the workers of the current
+//! rayon pool, keeps each seed's games (plans and texts) and best answer, and tells the
+//! [`Progress`] of every improvement as it happens.
+//!
+//! Each worker loops: it takes a task of a round in flight, or else asks the policy for a new
+//! round for an idle seed (whose tasks it queues, one per lane), or else waits for a round to
+//! end. A round's reports go to the policy together, in the order of its tasks, once all its
+//! tasks are done, so a seed's rounds are the same whichever worker ran them. The policy never
+//! sees the clock but for the seconds left when it picks a round; the deadline itself is
+//! checked inside the planner and the encoders, unit by unit.
+//!
+//! When the run stops early (Ctrl-C, SIGTERM), the rounds in flight end as at a deadline; seeds
+//! that had no answer yet get their quick answer within [`STOP_GRACE`], and every seed's best
+//! is returned.
+
+use super::policy::{GameId, Outcome, Policy, Report, Round, SeedSetup, Task, STORED};
+use super::tasks::{GameData, SeedTasks};
+use super::{Budget, Prepared, Progress, SeedResult, SolveConfig, STEP_BYTES};
+use crate::encode::Encoder;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// After a stop, the time the quick answers of seeds without an answer may take.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// One (problem, seed) of the run.
+struct SeedRef {
+    problem: usize,
+    seed: u32,
+}
+
+/// A round in flight and the reports of its tasks so far.
+struct Flight {
+    round: Round,
+    reports: Vec<Option<Report>>,
+    /// Tasks waiting for a game another task of the round makes: (task, game).
+    waiting: Vec<(usize, GameId)>,
+}
+
+/// The game a task starts from, if any.
+fn needs(task: &Task) -> Option<GameId> {
+    match task {
+        Task::SpellGreedy { game } | Task::Polish { game } => Some(*game),
+        Task::Attempt(a) => a.base.map(|(id, _)| id),
+        Task::Quick { .. } => None,
+    }
+}
+
+/// The game a task makes or spells again.
+fn makes(task: &Task) -> GameId {
+    match task {
+        Task::Quick { id } => *id,
+        Task::Attempt(a) => a.id,
+        Task::SpellGreedy { game } | Task::Polish { game } => *game,
+    }
+}
+
+/// What the workers share.
+struct Shared {
+    policy: Policy,
+    /// Per seed: its round in flight.
+    flights: Vec<Option<Flight>>,
+    /// Tasks waiting for a worker: (seed, task index).
+    queue: VecDeque<(usize, usize)>,
+    /// Per seed: its games by id, and its best answer.
+    games: Vec<HashMap<GameId, Arc<GameData>>>,
+    best: Vec<Option<SeedResult>>,
+    /// Tasks running.
+    running: usize,
+    /// No round will start any more (the deadline, a stop, or nothing left to do).
+    closed: bool,
+}
+
+/// A run of the solver over some problems.
+pub struct Executor<'a> {
+    problems: &'a [Prepared<'a>],
+    cfg: &'a SolveConfig,
+    seeds: Vec<SeedRef>,
+    encoders: Vec<Encoder<'a>>,
+    deadline: Option<Instant>,
+    workers: usize,
+    shared: Mutex<Shared>,
+    wake: Condvar,
+    progress: &'a dyn Progress,
+    debug: bool,
+}
+
+impl<'a> Executor<'a> {
+    /// A run of every distinct seed of `problems` within `budget`, on the current rayon pool.
+    pub fn new(
+        problems: &'a [Prepared<'a>],
+        budget: Budget,
+        cfg: &'a SolveConfig,
+        progress: &'a dyn Progress,
+    ) -> Executor<'a> {
+        let workers = rayon::current_num_threads().max(1);
+        let seeds: Vec<SeedRef> = problems
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| {
+                p.problem
+                    .distinct_seeds()
+                    .into_iter()
+                    .map(move |seed| SeedRef { problem: i, seed })
+            })
+            .collect();
+        let (deadline, attempts) = match budget {
+            Budget::Until(d) => (Some(d), None),
+            Budget::Attempts(n) => (None, Some(n.max(1))),
+        };
+        // A run by attempts runs one task per seed at a time, so that its answers are the same
+        // on any number of threads; on a clock, a seed gets every worker when it is alone.
+        let lanes = match attempts {
+            Some(_) => 1,
+            None => (workers / seeds.len().max(1)).max(1),
+        };
+        let spells = !cfg.table.phrases.is_empty();
+        let setups: Vec<SeedSetup> = seeds
+            .iter()
+            .map(|s| {
+                let p = problems[s.problem].problem;
+                let listed = p.seeds.iter().filter(|&&x| x == s.seed).count();
+                let source = p.source_length as usize;
+                // Half the memory for the beams of all the workers at once; the rest is tables
+                // and answers.
+                let per_beam = cfg.memory / 2 / workers as u64;
+                let max_width = (per_beam / (STEP_BYTES * source.max(1) as u64)) as usize;
+                SeedSetup {
+                    weight: listed as f64 / p.seeds.len().max(1) as f64,
+                    source,
+                    lanes,
+                    spells,
+                    systems: cfg.systems.len(),
+                    max_width: max_width.max(1),
+                    size: problems[s.problem].weight(),
+                    attempts,
+                }
+            })
+            .collect();
+        let mut policy = Policy::new(cfg.search.clone(), setups);
+        let encoders: Vec<Encoder> = problems
+            .iter()
+            .map(|p| Encoder::new(p.problem, &p.tables, &cfg.table))
+            .collect();
+        let debug = super::debug_enabled();
+        let mut games: Vec<HashMap<GameId, Arc<GameData>>> = Vec::with_capacity(seeds.len());
+        let mut best = Vec::with_capacity(seeds.len());
+        for (i, s) in seeds.iter().enumerate() {
+            let mut kept = HashMap::new();
+            let tasks = SeedTasks {
+                problem: problems[s.problem].problem,
+                prep: &problems[s.problem],
+                encoder: &encoders[s.problem],
+                cfg,
+                seed: s.seed,
+                deadline,
+                debug,
+            };
+            let stored = tasks.stored();
+            best.push(stored.as_ref().map(|g| g.result.clone()));
+            if let Some(g) = stored {
+                policy.start_from(i, tasks.summary(STORED, &g, 0, 0.0));
+                kept.insert(STORED, Arc::new(g));
+            }
+            games.push(kept);
+        }
+        let n = seeds.len();
+        Executor {
+            problems,
+            cfg,
+            seeds,
+            encoders,
+            deadline,
+            workers,
+            shared: Mutex::new(Shared {
+                policy,
+                flights: (0..n).map(|_| None).collect(),
+                queue: VecDeque::new(),
+                games,
+                best,
+                running: 0,
+                closed: false,
+            }),
+            wake: Condvar::new(),
+            progress,
+            debug,
+        }
+    }
+
+    fn tasks_of(&self, seed: usize) -> SeedTasks<'_> {
+        let s = &self.seeds[seed];
+        SeedTasks {
+            problem: self.problems[s.problem].problem,
+            prep: &self.problems[s.problem],
+            encoder: &self.encoders[s.problem],
+            cfg: self.cfg,
+            seed: s.seed,
+            deadline: self.deadline,
+            debug: self.debug,
+        }
+    }
+
+    /// Seconds left before the deadline (none without one).
+    fn left(&self) -> Option<f64> {
+        self.deadline.map(|d| {
+            crate::stop::effective(d)
+                .saturating_duration_since(Instant::now())
+                .as_secs_f64()
+        })
+    }
+
+    /// Runs the whole search and returns every seed's best answer, in the order of the seeds
+    /// (problems in order, each problem's distinct seeds in order), with the games planned.
+    pub fn run(self) -> Vec<((usize, u32), SeedResult)> {
+        rayon::scope(|scope| {
+            for _ in 0..self.workers {
+                scope.spawn(|_| self.work());
+            }
+        });
+        self.finish()
+    }
+
+    /// One worker's loop.
+    fn work(&self) {
+        let mut shared = self.shared.lock().expect("no worker panics");
+        loop {
+            if let Some((seed, index)) = shared.queue.pop_front() {
+                shared.running += 1;
+                let flight = shared.flights[seed]
+                    .as_ref()
+                    .expect("a queued task's round");
+                let task = flight.round.tasks[index].clone();
+                let base = needs(&task).and_then(|id| shared.games[seed].get(&id).cloned());
+                let timing = shared.policy.timing(seed);
+                let unanswered = shared.policy.unanswered();
+                drop(shared);
+                let (report, game) =
+                    self.run_task(seed, &task, base.as_deref(), timing, unanswered);
+                shared = self.shared.lock().expect("no worker panics");
+                shared.running -= 1;
+                let improved = self.take_report(&mut shared, seed, index, report, game);
+                if let Some(r) = improved {
+                    drop(shared);
+                    self.progress.improved(self.seeds[seed].problem, &r);
+                    shared = self.shared.lock().expect("no worker panics");
+                }
+                self.wake.notify_all();
+                continue;
+            }
+            if crate::stop::passed(self.deadline) {
+                shared.closed = true;
+            }
+            if !shared.closed {
+                let left = self.left();
+                let Shared {
+                    policy, flights, ..
+                } = &mut *shared;
+                let next = policy.next(&|i| flights[i].is_none(), left);
+                if let Some(round) = next {
+                    self.start(&mut shared, round);
+                    continue;
+                }
+            }
+            if shared.running == 0 && shared.flights.iter().all(Option::is_none) {
+                shared.closed = true;
+                self.wake.notify_all();
+                return;
+            }
+            if shared.closed && shared.queue.is_empty() && shared.running == 0 {
+                return;
+            }
+            shared = self.wake.wait(shared).expect("no worker panics");
+        }
+    }
+
+    /// Queues a round's tasks: those that need a game another task of the round makes wait
+    /// for it.
+    fn start(&self, shared: &mut Shared, round: Round) {
+        let seed = round.seed;
+        let mut waiting = Vec::new();
+        for (i, task) in round.tasks.iter().enumerate() {
+            let inner = needs(task).filter(|&id| {
+                round
+                    .tasks
+                    .iter()
+                    .enumerate()
+                    .any(|(j, t)| j != i && makes(t) == id && needs(t) != Some(id))
+            });
+            match inner {
+                Some(id) => waiting.push((i, id)),
+                None => shared.queue.push_back((seed, i)),
+            }
+        }
+        let n = round.tasks.len();
+        shared.flights[seed] = Some(Flight {
+            round,
+            reports: vec![None; n],
+            waiting,
+        });
+        self.wake.notify_all();
+    }
+
+    /// Runs one task, with the game it starts from.
+    fn run_task(
+        &self,
+        seed: usize,
+        task: &Task,
+        base: Option<&GameData>,
+        timing: super::policy::Timing,
+        unanswered: usize,
+    ) -> (Report, Option<GameData>) {
+        let t = self.tasks_of(seed);
+        match task {
+            Task::Quick { id } => {
+                // Each seed without an answer gets its part of the time left, of which its
+                // quick answer may plan in a share, so that it can still be spelt.
+                let plan_until = self.left().map(|left| {
+                    let part = left * (self.workers as f64 / unanswered.max(1) as f64).min(1.0);
+                    Instant::now()
+                        + Duration::from_secs_f64(part * self.cfg.search.quick_plan_share)
+                });
+                let (r, g) = t.quick(*id, plan_until);
+                (r, Some(g))
+            }
+            Task::SpellGreedy { game } => match base {
+                Some(g) => t.spell_greedy(*game, g),
+                None => (missing(), None),
+            },
+            Task::Polish { game } => match base {
+                Some(g) => t.polish(*game, g),
+                None => (missing(), None),
+            },
+            Task::Attempt(a) => {
+                let narrow_at = self.deadline.map(|d| {
+                    let lead = Duration::from_secs_f64(timing.narrow_lead.min(1e6));
+                    d.checked_sub(lead).unwrap_or(d)
+                });
+                t.attempt(a, base, None, narrow_at, timing.greedy_unit)
+            }
+        }
+    }
+
+    /// Files a task's report; when its round is complete, reports the round to the policy and
+    /// drops the games it no longer keeps. Returns the seed's new best answer, if it improved.
+    fn take_report(
+        &self,
+        shared: &mut Shared,
+        seed: usize,
+        index: usize,
+        report: Report,
+        game: Option<GameData>,
+    ) -> Option<SeedResult> {
+        let flight = shared.flights[seed].as_mut().expect("a round in flight");
+        let id = match &flight.round.tasks[index] {
+            Task::Quick { id } => Some(*id),
+            Task::Attempt(a) => Some(a.id),
+            Task::SpellGreedy { game } | Task::Polish { game } => Some(*game),
+        };
+        flight.reports[index] = Some(report);
+        // Tasks waiting for this task's game may start, on this worker first.
+        let made = makes(&flight.round.tasks[index]);
+        let ready: Vec<usize> = flight
+            .waiting
+            .iter()
+            .filter(|&&(_, id)| id == made)
+            .map(|&(i, _)| i)
+            .collect();
+        flight.waiting.retain(|&(_, id)| id != made);
+        for &i in ready.iter().rev() {
+            shared.queue.push_front((seed, i));
+        }
+        let mut improved = None;
+        if let (Some(id), Some(g)) = (id, game) {
+            let better = shared.best[seed]
+                .as_ref()
+                .is_none_or(|b| g.result.score > b.score);
+            if better {
+                shared.best[seed] = Some(g.result.clone());
+                improved = Some(g.result.clone());
+            }
+            // A re-spelling replaces its game's text only when it scores more.
+            let keep = shared.games[seed]
+                .get(&id)
+                .is_none_or(|old| g.result.score > old.result.score);
+            if keep {
+                shared.games[seed].insert(id, Arc::new(g));
+            }
+        }
+        let flight = shared.flights[seed].as_ref().expect("a round in flight");
+        if flight.reports.iter().any(Option::is_none) {
+            return improved;
+        }
+        debug_assert!(flight.waiting.is_empty());
+        let flight = shared.flights[seed].take().expect("a round in flight");
+        let reports: Vec<Report> = flight.reports.into_iter().flatten().collect();
+        shared.policy.report(&flight.round, &reports);
+        let kept = shared.policy.kept(seed);
+        shared.games[seed].retain(|id, _| kept.contains(id));
+        improved
+    }
+
+    /// The answers, after the workers are done: seeds without one (a stop came first) get
+    /// their quick answer within [`STOP_GRACE`].
+    fn finish(self) -> Vec<((usize, u32), SeedResult)> {
+        let shared = self.shared.into_inner().expect("no worker panics");
+        let grace = Instant::now() + STOP_GRACE;
+        let mut out = Vec::with_capacity(self.seeds.len());
+        let missing: Vec<usize> = (0..self.seeds.len())
+            .filter(|&i| shared.best[i].is_none())
+            .collect();
+        let late: Vec<(usize, SeedResult)> = {
+            use rayon::prelude::*;
+            let tasks: Vec<SeedTasks> = missing
+                .iter()
+                .map(|&i| {
+                    let s = &self.seeds[i];
+                    SeedTasks {
+                        problem: self.problems[s.problem].problem,
+                        prep: &self.problems[s.problem],
+                        encoder: &self.encoders[s.problem],
+                        cfg: self.cfg,
+                        seed: s.seed,
+                        deadline: Some(grace),
+                        debug: self.debug,
+                    }
+                })
+                .collect();
+            missing
+                .par_iter()
+                .zip(tasks.par_iter())
+                .map(|(&i, t)| (i, t.quick_after_stop(grace)))
+                .collect()
+        };
+        let mut best = shared.best;
+        for (i, r) in late {
+            best[i] = Some(r);
+        }
+        for (i, s) in self.seeds.iter().enumerate() {
+            let mut r = best[i].take().unwrap_or_else(|| SeedResult::empty(s.seed));
+            r.attempts = shared.policy.planned(i);
+            self.progress.seed_done(s.problem, &r);
+            out.push(((s.problem, s.seed), r));
+        }
+        out
+    }
+}
+
+/// The report of a task whose game was dropped (it cannot happen: a round's games are taken
+/// when it starts).
+fn missing() -> Report {
+    Report {
+        outcome: Outcome::Unfinished,
+        plan_work: 0.0,
+        plans: 0,
+        spell_work: 0.0,
+        seconds: 0.0,
+    }
+}

@@ -1,0 +1,257 @@
+//! The search's knobs in one place: every constant of the time policy ([`super::policy`]) and of
+//! the executor ([`super::exec`]), with the reason for its default value. Like the heuristic
+//! weights, they are data: the defaults are compiled in, and a JSON file with some of the
+//! fields (`hextris solve --search FILE`, `hextris bench --search A.json --search B.json`)
+//! replaces those, so that trying a variant needs no code edit.
+//!
+//! Costs are in *work seconds*: the deterministic work counts of [`crate::work`], scaled so that
+//! one work second is about one second of this project's 2-core machine.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The options of the search. Every field has a default; a file may give any subset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchOptions {
+    /// Heuristic value of one point of phrase potential for the planner (see
+    /// [`crate::encode::PhraseValuer`]).
+    pub phrase_weight: f64,
+    /// The widest beam (its memory grows with width times source length; `-m` may cap it
+    /// lower).
+    pub max_width: usize,
+    /// The widest beam of a run by attempts (`--attempts`), which has no clock to stop a beam
+    /// that takes minutes (a width-2,048 game of problem 24 does).
+    pub attempts_max_width: usize,
+    /// Each widening multiplies the beam width by this.
+    pub growth: usize,
+    /// From this width on, beams go to the systems whose whole games scored best instead of
+    /// cycling through them: wide beams are few and dear.
+    pub wide: usize,
+    /// A wider beam tends to survive longer: the cost model counts on this many times the
+    /// units of the longest game played so far.
+    pub survival: f64,
+    /// Margin on the cost model's estimate of a plan's work.
+    pub plan_margin: f64,
+    /// Margin on the time kept, before a deadline, for a late beam to finish greedily and be
+    /// spelt.
+    pub narrow_margin: f64,
+    /// The DP encoder's work on a game, before one is measured, as a multiple of the greedy
+    /// encoder's on the quick answer.
+    pub first_dp_factor: f64,
+    /// The character encoder's work, before one is measured, as a multiple of the DP
+    /// encoder's on the same plan (20 to 60 measured on the small boards).
+    pub first_chars_factor: f64,
+    /// The greedy encoder's work as a multiple of plain paths' on the same plan, with a margin
+    /// (2.4 measured on problem 24, 2.6 on problem 14): whether greedy spelling of the quick
+    /// answer fits in the time left.
+    pub first_spell_factor: f64,
+    /// The greedy encoder's seconds per unit per state of the unit's space, generously (about
+    /// 0.25 us on a 1000 x 1000 board): one unit must fit in the time left.
+    pub spell_state_seconds: f64,
+    /// The share of a seed's part of the time left that its quick answer may plan in, so that
+    /// it can still be spelt.
+    pub quick_plan_share: f64,
+    /// What a polish is expected to add, before one is measured, as a factor of the DP
+    /// encoder's score.
+    pub first_polish_gain: f64,
+    /// A round is dear when it would take more than this share of the work spent on the seed so
+    /// far. Dear rounds go to the best systems and widen only after a gain. Measured against
+    /// the work done, not the time left, so that the same rounds are dear at every budget.
+    pub dear_share: f64,
+    /// Rounds a cheap beam waits at its width, once widening stopped paying, before it widens
+    /// anyway (problem 0: the 10 s run's best games were found by rounds at width 1,024 that a
+    /// run widening at once skipped).
+    pub patience: u32,
+    /// The most plans an attempt makes for the one it spells (see the screen in
+    /// [`super::policy`]).
+    pub max_tries: usize,
+    /// A plan is spelt only when its predicted score is at least the best game's less this
+    /// share: the prediction is rough, so only plans clearly worse are skipped.
+    pub screen_margin: f64,
+    /// Games kept per seed as candidates for polishing and re-planning.
+    pub keep_games: usize,
+    /// With no clock (`--attempts`), the most work seconds a polish may be expected to take:
+    /// problem 24's games take minutes, so a run by attempts leaves them as the DP encoder
+    /// spelt them.
+    pub attempts_polish_seconds: f64,
+    /// The least share of a game's units that a round at the end of the time re-plans (its cut
+    /// late enough to plan and spell the rest in time).
+    pub tail_min_share: f64,
+    /// Across seeds, the weight kept by the gains and costs of a seed's earlier rounds at each
+    /// new round: its expected rate follows its recent rounds.
+    pub rate_decay: f64,
+    /// A seed's expected rate, after its quick answer, as a multiple of the rate the quick
+    /// answer earned (its score over its work): the first rounds of every seed come early.
+    pub rate_prior: f64,
+    /// A seed's expected rate never falls below this share of its average rate so far (its
+    /// best score over its work): seeds whose recent rounds found nothing still get time,
+    /// those with the least work first.
+    pub rate_floor: f64,
+    /// Margin on a round's predicted seconds when telling whether it fits before the deadline.
+    pub fit_margin: f64,
+    /// The least seconds between two offers of a seed's improvements to the store (the last
+    /// one is always offered at the end of the run).
+    pub store_interval: f64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            phrase_weight: 0.2,
+            max_width: 2048,
+            attempts_max_width: 256,
+            growth: 4,
+            wide: 64,
+            survival: 2.0,
+            plan_margin: 1.2,
+            narrow_margin: 1.5,
+            first_dp_factor: 3.0,
+            first_chars_factor: 60.0,
+            first_spell_factor: 4.0,
+            spell_state_seconds: 0.5e-6,
+            quick_plan_share: 0.5,
+            first_polish_gain: 1.02,
+            dear_share: 1.0,
+            patience: 8,
+            max_tries: 4,
+            screen_margin: 0.01,
+            keep_games: 4,
+            attempts_polish_seconds: 1.0,
+            tail_min_share: 0.05,
+            rate_decay: 0.7,
+            rate_prior: 1.0,
+            rate_floor: 0.05,
+            fit_margin: 1.1,
+            store_interval: 2.0,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Options from a JSON file: the fields it gives replace the defaults.
+    pub fn from_json(text: &str, path: &Path) -> Result<SearchOptions> {
+        let json = |source| Error::Json {
+            path: path.to_path_buf(),
+            source,
+        };
+        let value: serde_json::Value = serde_json::from_str(text).map_err(json)?;
+        if !value.is_object() {
+            return Err(Error::invalid(
+                path,
+                "the search options must be a JSON object",
+            ));
+        }
+        let o: SearchOptions = serde_json::from_value(value).map_err(json)?;
+        o.check().map_err(|what| Error::invalid(path, what))?;
+        Ok(o)
+    }
+
+    /// Reads options from a file (see [`SearchOptions::from_json`]).
+    pub fn load(path: &Path) -> Result<SearchOptions> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        SearchOptions::from_json(&text, path)
+    }
+
+    /// Whether the values make sense: widths and counts at least 1, factors and shares
+    /// positive and finite, decays below 1.
+    pub fn check(&self) -> std::result::Result<(), String> {
+        let at_least_one = [
+            ("max_width", self.max_width),
+            ("attempts_max_width", self.attempts_max_width),
+            ("wide", self.wide),
+            ("max_tries", self.max_tries),
+            ("keep_games", self.keep_games),
+        ];
+        for (name, v) in at_least_one {
+            if v == 0 {
+                return Err(format!("{name} must be at least 1"));
+            }
+        }
+        if self.growth < 2 {
+            return Err("growth must be at least 2".into());
+        }
+        let positive = [
+            ("survival", self.survival),
+            ("plan_margin", self.plan_margin),
+            ("narrow_margin", self.narrow_margin),
+            ("first_dp_factor", self.first_dp_factor),
+            ("first_chars_factor", self.first_chars_factor),
+            ("first_spell_factor", self.first_spell_factor),
+            ("spell_state_seconds", self.spell_state_seconds),
+            ("quick_plan_share", self.quick_plan_share),
+            ("first_polish_gain", self.first_polish_gain),
+            ("dear_share", self.dear_share),
+            ("attempts_polish_seconds", self.attempts_polish_seconds),
+            ("tail_min_share", self.tail_min_share),
+            ("rate_prior", self.rate_prior),
+            ("fit_margin", self.fit_margin),
+        ];
+        for (name, v) in positive {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("{name} must be a positive number, not {v}"));
+            }
+        }
+        let shares = [
+            ("phrase_weight", self.phrase_weight, f64::MAX),
+            ("screen_margin", self.screen_margin, 1.0),
+            ("rate_decay", self.rate_decay, 1.0),
+            ("rate_floor", self.rate_floor, f64::MAX),
+            ("store_interval", self.store_interval, f64::MAX),
+        ];
+        for (name, v, hi) in shares {
+            if !(v.is_finite() && v >= 0.0 && v < hi) {
+                return Err(format!("{name} must be at least 0 and below {hi}, not {v}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_replaces_only_the_fields_it_gives() {
+        let o = SearchOptions::from_json(r#"{"patience": 3}"#, Path::new("o.json")).unwrap();
+        assert_eq!(o.patience, 3);
+        assert_eq!(
+            SearchOptions {
+                patience: SearchOptions::default().patience,
+                ..o
+            },
+            SearchOptions::default()
+        );
+    }
+
+    #[test]
+    fn bad_files_name_the_file_and_the_field() {
+        for (text, says) in [
+            (r#"{"patiense": 3}"#, "patiense"),
+            (r#"{"growth": 1}"#, "growth"),
+            (r#"{"rate_decay": 1.5}"#, "rate_decay"),
+            (r#"{"survival": -1}"#, "survival"),
+            ("[1]", "o.json"),
+        ] {
+            let e = SearchOptions::from_json(text, Path::new("o.json")).unwrap_err();
+            let msg = e.to_string();
+            assert!(
+                msg.contains("o.json") && msg.contains(says),
+                "{text}: {msg}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_sound_and_round_trip() {
+        let d = SearchOptions::default();
+        d.check().unwrap();
+        let text = serde_json::to_string(&d).unwrap();
+        assert_eq!(SearchOptions::from_json(&text, Path::new("d")).unwrap(), d);
+    }
+}

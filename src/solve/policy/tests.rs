@@ -1,0 +1,552 @@
+//! The policy on a simulated clock: a model of the games (scores that grow with the beam width,
+//! a random part drawn from the attempt's id, costs that grow with the width) stands for the
+//! planner and the encoders, and an event simulation stands for the workers. Nothing waits and
+//! every run gives the same trace.
+
+use super::*;
+
+/// A seed of the model.
+#[derive(Clone, Debug)]
+struct World {
+    /// The score a width-1 game would get, spelt by the DP encoder.
+    base: f64,
+    /// Units in the source.
+    source: usize,
+    /// Beams narrower than this die early.
+    survive: usize,
+    /// Planning work per unit per unit of width.
+    plan_unit: f64,
+    /// DP spelling work per unit.
+    spell_unit: f64,
+}
+
+/// A number in [0, 1) drawn from a key.
+fn noise(key: u64) -> f64 {
+    let x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    let x = (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    (x >> 11) as f64 / (1u64 << 53) as f64
+}
+
+impl World {
+    fn game(&self, id: GameId, units: usize, score: f64, spelling: Mode, system: usize) -> Summary {
+        Summary {
+            id,
+            score: score.max(0.0) as u64,
+            power: (score * 0.8).max(0.0) as u64,
+            units,
+            descents: units as u64 * 10,
+            system,
+            spelling,
+            kept: 0,
+            spell_work: units as f64 * self.spell_unit,
+        }
+    }
+
+    /// A task's report, given the games the seed holds.
+    fn run(&self, seed: usize, task: &Task, games: &[Summary]) -> Report {
+        let key = |id: GameId, k: u64| (seed as u64) << 40 ^ (id as u64) << 8 ^ k;
+        match task {
+            Task::Quick { id } => Report {
+                outcome: Outcome::Spelt(self.game(
+                    *id,
+                    self.source,
+                    self.base * 0.1,
+                    Mode::Plain,
+                    0,
+                )),
+                plan_work: self.source as f64 * self.plan_unit,
+                plans: 1,
+                spell_work: self.source as f64 * self.spell_unit * 0.1,
+                seconds: 0.0,
+            },
+            Task::SpellGreedy { game } => Report {
+                outcome: Outcome::Spelt(self.game(
+                    *game,
+                    self.source,
+                    self.base * 0.7,
+                    Mode::Greedy,
+                    0,
+                )),
+                plan_work: 0.0,
+                plans: 0,
+                spell_work: self.source as f64 * self.spell_unit * 0.3,
+                seconds: 0.0,
+            },
+            Task::Polish { game } => {
+                let g = games.iter().find(|g| g.id == *game).expect("a kept game");
+                let mut p = g.clone();
+                p.score = (g.score as f64 * 1.03) as u64;
+                p.spelling = Mode::Chars;
+                Report {
+                    outcome: Outcome::Spelt(p),
+                    plan_work: 0.0,
+                    plans: 0,
+                    spell_work: g.units as f64 * self.spell_unit * 30.0,
+                    seconds: 0.0,
+                }
+            }
+            Task::Attempt(a) => {
+                let lift = |id: GameId| {
+                    let w = (a.width as f64).log(4.0);
+                    let system = [0.0, 0.02, 0.04, 0.01, 0.0][a.system % 5];
+                    0.8 + 0.05 * w + system + 0.03 * noise(key(id, 1))
+                };
+                let survives = if a.width >= self.survive {
+                    self.source
+                } else {
+                    (self.source * a.width / self.survive).max(1)
+                };
+                // A neighbourhood keeps its base game's length; a fresh game lives as long as
+                // its width allows.
+                let (score, kept, units) = match a.base {
+                    None => (
+                        self.base * lift(a.id) * survives as f64 / self.source as f64,
+                        0,
+                        survives,
+                    ),
+                    Some((id, cut)) => {
+                        let b = games.iter().find(|g| g.id == id).expect("a kept game");
+                        let score = b.score as f64 * (0.995 + 0.01 * noise(key(a.id, 2)));
+                        (score, cut.min(b.units), b.units)
+                    }
+                };
+                let spelt = units - kept;
+                let plan_work = self.plan_unit * a.width as f64 * spelt as f64;
+                let predicted = score * (0.99 + 0.02 * noise(key(a.id, 3)));
+                if predicted < a.screen.least {
+                    return Report {
+                        outcome: Outcome::Screened {
+                            system: a.system,
+                            units,
+                            predicted,
+                        },
+                        plan_work,
+                        plans: a.screen.tries,
+                        spell_work: 0.0,
+                        seconds: 0.0,
+                    };
+                }
+                let spelling = if a.mode == Mode::Chars {
+                    Mode::Chars
+                } else {
+                    Mode::Dp
+                };
+                let score = if spelling == Mode::Chars {
+                    score * 1.03
+                } else {
+                    score
+                };
+                let mut g = self.game(a.id, units, score, spelling, a.system);
+                g.kept = kept;
+                g.spell_work = spelt as f64
+                    * self.spell_unit
+                    * if spelling == Mode::Chars { 30.0 } else { 1.0 };
+                Report {
+                    plan_work,
+                    plans: a.screen.tries,
+                    spell_work: g.spell_work,
+                    outcome: Outcome::Spelt(g),
+                    seconds: 0.0,
+                }
+            }
+        }
+    }
+}
+
+/// One round as the trace shows it.
+#[derive(Clone, Debug, PartialEq)]
+struct Step {
+    seed: usize,
+    kind: RoundKind,
+    tasks: Vec<Task>,
+    /// Simulated seconds at its start.
+    at: f64,
+}
+
+/// A run of the policy over `worlds` with `workers`, until `budget` simulated seconds (none:
+/// until every seed is finished, with `attempts` games each). A work second takes `speed`
+/// seconds. Returns the trace and each seed's best score.
+fn simulate(
+    worlds: &[World],
+    workers: usize,
+    budget: Option<f64>,
+    attempts: Option<u32>,
+    speed: f64,
+) -> (Vec<Step>, Vec<u64>) {
+    let setups = worlds
+        .iter()
+        .map(|w| SeedSetup {
+            weight: 1.0,
+            source: w.source,
+            lanes: (workers / worlds.len()).max(1),
+            spells: true,
+            systems: 5,
+            max_width: 2048,
+            size: w.source as f64,
+            attempts,
+        })
+        .collect();
+    let mut policy = Policy::new(SearchOptions::default(), setups);
+    let mut now = 0.0;
+    let mut trace = Vec::new();
+    // Rounds running: (end time, round, reports).
+    let mut running: Vec<(f64, Round, Vec<Report>)> = Vec::new();
+    // Each seed's games as the policy keeps them (the model needs them for cuts and polish).
+    let mut held: Vec<Vec<Summary>> = vec![Vec::new(); worlds.len()];
+    loop {
+        let busy: usize = running.iter().map(|(_, r, _)| r.tasks.len()).sum();
+        let left = budget.map(|b| b - now);
+        let next = if busy < workers && left.is_none_or(|l| l > 0.0) {
+            let idle = |i: usize| running.iter().all(|(_, r, _)| r.seed != i);
+            policy.next(&idle, left)
+        } else {
+            None
+        };
+        if let Some(round) = next {
+            let reports: Vec<Report> = round
+                .tasks
+                .iter()
+                .map(|t| {
+                    let mut r = worlds[round.seed].run(round.seed, t, &held[round.seed]);
+                    r.seconds = r.work() * speed;
+                    r
+                })
+                .collect();
+            // A task that re-spells a game of its round runs after the task that makes it.
+            let mut ends = vec![0.0; reports.len()];
+            for (i, t) in round.tasks.iter().enumerate() {
+                let after = match t {
+                    Task::SpellGreedy { game } => round
+                        .tasks
+                        .iter()
+                        .position(|u| matches!(u, Task::Quick { id } if id == game))
+                        .map_or(0.0, |j| ends[j]),
+                    _ => 0.0,
+                };
+                ends[i] = after + reports[i].seconds;
+            }
+            let took = ends.iter().copied().fold(0.0, f64::max);
+            trace.push(Step {
+                seed: round.seed,
+                kind: round.kind,
+                tasks: round.tasks.clone(),
+                at: now,
+            });
+            running.push((now + took, round, reports));
+            continue;
+        }
+        // Nothing more starts now: the next round to end ends (past the budget, it still ends:
+        // the real deadline would have cut it short).
+        let Some(first) = (0..running.len()).min_by(|&a, &b| running[a].0.total_cmp(&running[b].0))
+        else {
+            break;
+        };
+        let (end, round, reports) = running.swap_remove(first);
+        now = end;
+        for (t, r) in round.tasks.iter().zip(&reports) {
+            if let (Task::Attempt(_) | Task::Quick { .. }, Outcome::Spelt(g)) = (t, &r.outcome) {
+                held[round.seed].push(g.clone());
+            }
+            if let (Task::Polish { .. } | Task::SpellGreedy { .. }, Outcome::Spelt(g)) =
+                (t, &r.outcome)
+            {
+                if let Some(old) = held[round.seed].iter_mut().find(|h| h.id == g.id) {
+                    if g.score > old.score {
+                        *old = g.clone();
+                    }
+                }
+            }
+        }
+        policy.report(&round, &reports);
+        let kept = policy.kept(round.seed);
+        held[round.seed].retain(|g| kept.contains(&g.id));
+        if budget.is_some_and(|b| now >= b) && running.is_empty() {
+            break;
+        }
+    }
+    let best = (0..worlds.len()).map(|i| policy.best(i)).collect();
+    (trace, best)
+}
+
+fn problem_24_like() -> World {
+    World {
+        base: 250_000.0,
+        source: 1620,
+        survive: 1,
+        plan_unit: 80e-6,
+        spell_unit: 250e-6,
+    }
+}
+
+fn survival_like() -> World {
+    World {
+        base: 90_000.0,
+        source: 1000,
+        survive: 64,
+        plan_unit: 30e-6,
+        spell_unit: 40e-6,
+    }
+}
+
+fn small() -> World {
+    World {
+        base: 12_000.0,
+        source: 100,
+        survive: 1,
+        plan_unit: 2e-6,
+        spell_unit: 30e-6,
+    }
+}
+
+/// The rounds a run plays before its first tail round (the tail is the budget's own).
+fn before_tail(trace: &[Step]) -> &[Step] {
+    let end = trace
+        .iter()
+        .position(|s| s.kind == RoundKind::Tail)
+        .unwrap_or(trace.len());
+    &trace[..end]
+}
+
+#[test]
+fn the_same_run_gives_the_same_trace() {
+    for world in [problem_24_like(), survival_like(), small()] {
+        let a = simulate(std::slice::from_ref(&world), 2, Some(30.0), None, 1.0);
+        let b = simulate(std::slice::from_ref(&world), 2, Some(30.0), None, 1.0);
+        assert_eq!(a, b);
+        assert!(a.0.len() > 3, "{world:?}: {} rounds", a.0.len());
+    }
+}
+
+/// A longer budget first plays every round a shorter one plays before its tail: it holds every
+/// game that part of the shorter run found.
+#[test]
+fn a_longer_budget_plays_the_shorter_ones_rounds_first() {
+    for world in [problem_24_like(), survival_like(), small()] {
+        let worlds = std::slice::from_ref(&world);
+        for (short, long) in [(1.0, 10.0), (10.0, 60.0), (3.0, 6.0), (20.0, 21.0)] {
+            let (a, _) = simulate(worlds, 2, Some(short), None, 1.0);
+            let (b, _) = simulate(worlds, 2, Some(long), None, 1.0);
+            let head = before_tail(&a);
+            let strip = |s: &[Step]| -> Vec<(usize, RoundKind, Vec<Task>)> {
+                s.iter()
+                    .map(|s| (s.seed, s.kind, s.tasks.clone()))
+                    .collect()
+            };
+            assert_eq!(
+                strip(head),
+                strip(&b[..head.len()]),
+                "{world:?} at {short} s and {long} s"
+            );
+        }
+    }
+}
+
+/// The machine's speed changes only where the deadline falls, not the rounds before it.
+#[test]
+fn a_slower_machine_plays_the_same_rounds_in_more_time() {
+    let world = problem_24_like();
+    let worlds = std::slice::from_ref(&world);
+    let (fast, _) = simulate(worlds, 2, Some(20.0), None, 1.0);
+    let (slow, _) = simulate(worlds, 2, Some(40.0), None, 2.0);
+    let (a, b) = (before_tail(&fast), before_tail(&slow));
+    let n = a.len().min(b.len());
+    assert!(n >= 3, "{n} rounds");
+    for (x, y) in a[..n].iter().zip(&b[..n]) {
+        assert_eq!((x.seed, &x.tasks), (y.seed, &y.tasks));
+    }
+}
+
+/// Every seed gets its quick answer before any seed gets more.
+#[test]
+fn every_seed_is_answered_before_any_seed_gets_more() {
+    let worlds: Vec<World> = (0..7)
+        .map(|i| World {
+            base: 10_000.0 * (i + 1) as f64,
+            source: 100 + 50 * i,
+            ..small()
+        })
+        .collect();
+    for workers in [1, 2, 4] {
+        let (trace, best) = simulate(&worlds, workers, Some(5.0), None, 1.0);
+        let quick = |s: &Step| s.tasks.iter().any(|t| matches!(t, Task::Quick { .. }));
+        let answered = trace.iter().take_while(|s| quick(s)).count();
+        assert_eq!(answered, worlds.len(), "{workers} workers");
+        assert!(trace.iter().skip(answered).all(|s| !quick(s)));
+        // Smallest first.
+        let order: Vec<usize> = trace[..answered].iter().map(|s| s.seed).collect();
+        assert_eq!(order, (0..worlds.len()).collect::<Vec<_>>());
+        assert!(best.iter().all(|&b| b > 0));
+    }
+}
+
+/// Time goes where the gains are: a seed whose games keep improving gets more rounds than one
+/// that stopped improving, but the second is not starved.
+#[test]
+fn time_goes_to_the_seed_whose_rounds_gain() {
+    let flat = World {
+        base: 5_000.0,
+        ..small()
+    };
+    let rich = World {
+        base: 50_000.0,
+        ..small()
+    };
+    let (trace, _) = simulate(&[flat, rich], 1, Some(20.0), None, 1.0);
+    let rounds = |seed: usize| trace.iter().filter(|s| s.seed == seed).count();
+    assert!(rounds(1) > rounds(0), "{} vs {}", rounds(1), rounds(0));
+    assert!(rounds(0) >= 5, "{}", rounds(0));
+}
+
+/// With a budget of attempts every seed plans exactly that many games, whatever the workers.
+#[test]
+fn a_budget_of_attempts_plans_that_many_games() {
+    let worlds = [small(), survival_like()];
+    for workers in [1, 3] {
+        let (trace, _) = simulate(&worlds, workers, None, Some(6), 1.0);
+        for seed in 0..2 {
+            let planned = trace
+                .iter()
+                .filter(|s| s.seed == seed)
+                .flat_map(|s| &s.tasks)
+                .filter(|t| matches!(t, Task::Quick { .. } | Task::Attempt(_)))
+                .count();
+            assert_eq!(planned, 6, "seed {seed}, {workers} workers");
+        }
+    }
+    // One thread or three: each seed's rounds are the same.
+    let one = simulate(&worlds, 1, None, Some(6), 1.0).0;
+    let three = simulate(&worlds, 3, None, Some(6), 1.0).0;
+    let of = |t: &[Step], seed: usize| -> Vec<Vec<Task>> {
+        t.iter()
+            .filter(|s| s.seed == seed)
+            .map(|s| s.tasks.clone())
+            .collect()
+    };
+    assert_eq!(of(&one, 0), of(&three, 0));
+    assert_eq!(of(&one, 1), of(&three, 1));
+}
+
+/// Beams whose games die early widen until they survive; on a board where every game is
+/// whole, the rounds settle at a width and turn to neighbourhoods and polish.
+#[test]
+fn dying_games_widen_and_whole_ones_turn_to_neighbourhoods() {
+    let (trace, _) = simulate(&[survival_like()], 2, Some(30.0), None, 1.0);
+    let widest = trace.iter().map(fresh_width).max().unwrap_or(0);
+    assert!(widest >= 64, "widest fresh beam {widest}");
+    let (trace, _) = simulate(&[small()], 2, Some(10.0), None, 1.0);
+    assert!(trace.iter().any(|s| s.kind == RoundKind::Cuts));
+    assert!(trace
+        .iter()
+        .any(|s| s.tasks.iter().any(|t| matches!(t, Task::Polish { .. }))));
+}
+
+/// The width of a round's fresh attempts (0 for none).
+fn fresh_width(s: &Step) -> usize {
+    s.tasks
+        .iter()
+        .filter_map(|t| match t {
+            Task::Attempt(a) if a.base.is_none() => Some(a.width),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The end of the time goes to rounds that fit: a round that would not end before the deadline
+/// is replaced by a tail round, and nothing starts that the model says cannot end in time.
+#[test]
+fn rounds_fit_before_the_deadline() {
+    for world in [problem_24_like(), small()] {
+        let budget = 12.0;
+        let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(budget), None, 1.0);
+        assert!(trace.iter().any(|s| s.kind == RoundKind::Tail), "{world:?}");
+    }
+}
+
+#[test]
+fn rank_and_widen_rules() {
+    assert_eq!(rank_systems(&[(1, 200), (0, 0), (0, 0)]), vec![1, 2, 0]);
+    assert_eq!(rank_systems(&[(1, 200), (4, 300), (0, 0)]), vec![2, 0, 1]);
+    assert_eq!(
+        rank_systems(&[(16, 200), (4, 300), (4, 100)]),
+        vec![1, 0, 2]
+    );
+    for at_width in 0..8 {
+        assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
+        assert!(widens(5.0, true, true, at_width, 8));
+        assert!(widens(0.0, false, false, at_width, 8));
+    }
+    assert!(widens(0.0, true, true, 8, 8));
+    assert!(!widens(0.0, true, false, 8, 8));
+    assert!(polish_goes_first(true, 10.0, 0.0));
+    assert!(!polish_goes_first(true, 10.0, 20.0));
+    assert!(!polish_goes_first(false, 10.0, 0.0));
+}
+
+/// The planning cost per unit of width follows the widest whole game measured: a narrow plan's
+/// work (fixed costs) no longer raises it once a wider one is known.
+#[test]
+fn the_plan_cost_follows_the_widest_game_measured() {
+    let mut costs = Costs {
+        per_unit: 1e-4,
+        per_unit_width: 1,
+        units: 100.0,
+        plain: 0.0,
+        greedy: None,
+        encode: 0.01,
+        dp_measured: false,
+        chars_factor: 60.0,
+        chars_measured: false,
+        polish_gain: 1.02,
+    };
+    costs.learn_plan(4, true, 8e-6);
+    assert_eq!((costs.per_unit, costs.per_unit_width), (2e-6, 4));
+    costs.learn_plan(256, true, 128e-6);
+    assert_eq!((costs.per_unit, costs.per_unit_width), (0.5e-6, 256));
+    costs.learn_plan(4, true, 1e-3);
+    assert_eq!(costs.per_unit, 0.5e-6);
+    costs.learn_plan(256, false, 64e-6);
+    assert_eq!(costs.per_unit, 0.5e-6);
+    costs.learn_plan(256, false, 512e-6);
+    assert_eq!(costs.per_unit, 2e-6);
+}
+
+#[test]
+#[ignore]
+fn show_traces() {
+    for (name, world) in [
+        ("24", problem_24_like()),
+        ("18", survival_like()),
+        ("small", small()),
+    ] {
+        for budget in [1.0, 10.0, 60.0] {
+            let (trace, best) = simulate(std::slice::from_ref(&world), 2, Some(budget), None, 1.0);
+            eprintln!(
+                "== {name} at {budget} s: best {best:?}, {} rounds",
+                trace.len()
+            );
+            for s in trace.iter().take(40) {
+                let desc: Vec<String> = s
+                    .tasks
+                    .iter()
+                    .map(|t| match t {
+                        Task::Quick { .. } => "quick".to_string(),
+                        Task::SpellGreedy { .. } => "greedy".into(),
+                        Task::Polish { game } => format!("polish {game}"),
+                        Task::Attempt(a) => format!(
+                            "#{} s{} w{} {:?}{} t{}",
+                            a.id,
+                            a.system,
+                            a.width,
+                            a.mode,
+                            a.base
+                                .map_or(String::new(), |(b, c)| format!(" cut {b}@{c}")),
+                            a.screen.tries
+                        ),
+                    })
+                    .collect();
+                eprintln!("  {:7.3} {:?} {}", s.at, s.kind, desc.join(" | "));
+            }
+        }
+    }
+}

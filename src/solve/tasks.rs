@@ -1,0 +1,428 @@
+//! The tasks of the policy ([`super::policy::Task`]) as they run: planning with the beam,
+//! spelling with the encoders, scoring with the engine. Each runs on one thread and reports
+//! its outcome with the work it did ([`crate::work`]) and the seconds it took.
+//!
+//! A task never returns a text that errs: every text is scored by the engine, and one that
+//! erred (which the tests rule out) would score 0 and never be the answer.
+
+use super::policy::{Attempt, GameId, Outcome, Report, Screen, Summary};
+use super::{Prepared, SeedResult, SolveConfig};
+use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseValuer};
+use crate::engine::{evaluate, Problem};
+use crate::plan::{plan_beam, plan_of_text, text_of_opening, BeamShape, Plan, PlanConfig};
+use crate::work::Op;
+use std::time::Instant;
+
+/// Counts the character encoder's units ([`crate::work`]; its programme counts its own cells).
+fn count_chars(units: usize) {
+    crate::work::add(Op::CharsUnit, units as u64);
+}
+
+/// A game in hand: its plan and the best text found for it.
+#[derive(Clone, Debug)]
+pub struct GameData {
+    pub plan: Plan,
+    pub result: SeedResult,
+    /// The scoring system that planned it.
+    pub system: usize,
+}
+
+/// What the tasks of one seed share.
+pub struct SeedTasks<'a> {
+    pub problem: &'a Problem,
+    pub prep: &'a Prepared<'a>,
+    pub encoder: &'a Encoder<'a>,
+    pub cfg: &'a SolveConfig,
+    pub seed: u32,
+    /// The run's deadline (none with a budget of attempts).
+    pub deadline: Option<Instant>,
+    pub debug: bool,
+}
+
+/// Runs `f`, returning its result, its work in work seconds and its seconds.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let t0 = Instant::now();
+    let (out, work) = crate::work::measure(f);
+    (out, work.seconds(), t0.elapsed().as_secs_f64())
+}
+
+impl SeedTasks<'_> {
+    /// Whether the planner values what units that cannot rotate can spell on their way: cheap
+    /// and exact there.
+    fn aware(&self) -> bool {
+        !self.cfg.table.phrases.is_empty() && self.prep.tables.spaces.iter().any(|s| !s.rotates())
+    }
+
+    /// Scores a text with the engine (an error scores 0: it must never be the answer).
+    pub fn result(&self, solution: String, tag: String, spelling: Mode) -> SeedResult {
+        crate::work::add(Op::EvalChar, solution.len() as u64);
+        let e = evaluate(self.problem, self.seed, &solution, &self.cfg.phrases);
+        debug_assert!(!e.end.is_error(), "{}", e.end);
+        SeedResult {
+            seed: self.seed,
+            score: if e.end.is_error() { 0 } else { e.score },
+            solution,
+            move_score: e.move_score,
+            power_score: e.power_score,
+            tag,
+            attempts: 1,
+            spelling,
+        }
+    }
+
+    /// What the policy is told of a game.
+    pub fn summary(&self, id: GameId, g: &GameData, kept: usize, spell_work: f64) -> Summary {
+        Summary {
+            id,
+            score: g.result.score,
+            power: g.result.power_score,
+            units: g.plan.placements.len(),
+            descents: g.plan.descents(&self.prep.tables),
+            system: g.system,
+            spelling: g.result.spelling,
+            kept,
+            spell_work,
+        }
+    }
+
+    /// The stored game this seed starts from, if any and if it replays without error. Its tag
+    /// is all a store says of how it was spelt: one spelt by the character encoder says so.
+    pub fn stored(&self) -> Option<GameData> {
+        let (tag, text) = self.cfg.starts.get(&(self.problem.id, self.seed))?;
+        let spelling = if tag.ends_with(" chars") || tag.contains(" chars ") {
+            Mode::Chars
+        } else {
+            Mode::Dp
+        };
+        let e = evaluate(self.problem, self.seed, text, &self.cfg.phrases);
+        if e.end.is_error() {
+            return None;
+        }
+        let plan = plan_of_text(self.problem, &self.prep.tables, self.seed, text)?;
+        let result = self.result(text.clone(), format!("{tag} (stored)"), spelling);
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} starts from the stored game {tag}: score {}",
+                self.problem.id, self.seed, result.score
+            );
+        }
+        Some(GameData {
+            plan,
+            result,
+            system: 0,
+        })
+    }
+
+    /// Makes the `k`-th plan of `a`: the first keeps the attempt's own random seed, the others
+    /// take seeds of their own, out of the range of attempt ids. `opening` is the text of the
+    /// units the attempt keeps (None when the base text does not reach them).
+    pub fn plan(
+        &self,
+        a: &Attempt,
+        base: Option<&GameData>,
+        opening: Option<&str>,
+        k: usize,
+        plan_until: Option<Instant>,
+        narrow_at: Option<Instant>,
+    ) -> Plan {
+        let mut valuer = self.aware().then(|| {
+            let v = PhraseValuer::new(self.encoder, self.cfg.search.phrase_weight, 0);
+            if a.chars_valuer {
+                v.with_chars()
+            } else {
+                v
+            }
+        });
+        // A plan from a kept opening starts where that opening's text left the valuer.
+        let carry = match (&valuer, opening) {
+            (Some(v), Some(text)) => v.carry_after(text),
+            _ => 0,
+        };
+        let prefix = match (base, a.base) {
+            (Some(b), Some((_, cut))) => {
+                b.plan.placements[..cut.min(b.plan.placements.len())].to_vec()
+            }
+            _ => Vec::new(),
+        };
+        let pc = PlanConfig {
+            weights: self.cfg.systems[a.system].1.clone(),
+            rng_seed: a.id as u64 + ((k as u64) << 32),
+            deadline: plan_until.or(self.deadline),
+            narrow_at,
+            prefix,
+            carry,
+        };
+        let shape = BeamShape {
+            width: a.width,
+            branch: a.width.clamp(1, 8),
+        };
+        plan_beam(
+            self.problem,
+            &self.prep.tables,
+            self.seed,
+            &pc,
+            shape,
+            valuer.as_mut().map(|v| v as _),
+        )
+    }
+
+    /// A plan's predicted score: its move score, and its descents at `rate` points each.
+    pub fn predicted(&self, plan: &Plan, rate: f64) -> f64 {
+        plan.move_score as f64 + rate * plan.descents(&self.prep.tables) as f64
+    }
+
+    /// The attempt's name in tags and logs: its system, and whether it valued phrases by words.
+    fn name(&self, a: &Attempt) -> String {
+        let words = if self.aware() && !a.chars_valuer {
+            "/words"
+        } else {
+            ""
+        };
+        format!("{}{words}", self.cfg.systems[a.system].0)
+    }
+
+    /// Plans `a` (the best predicted of its screen's tries) and spells it, unless its predicted
+    /// score falls short of the screen's least. `base` is the game it re-plans, if any;
+    /// `plan_until` stops the planner early (the quick answer), `narrow_at` narrows a late
+    /// beam, `greedy_unit` is the greedy encoder's seconds per unit for a late DP encoding's
+    /// handover.
+    pub fn attempt(
+        &self,
+        a: &Attempt,
+        base: Option<&GameData>,
+        plan_until: Option<Instant>,
+        narrow_at: Option<Instant>,
+        greedy_unit: f64,
+    ) -> (Report, Option<GameData>) {
+        let kept = a.base.map_or(0, |(_, cut)| cut);
+        let base_text = base.map_or("", |b| b.result.solution.as_str());
+        // The kept units are spelt as the game they come from spelt them (polished, perhaps):
+        // only the units planned anew are spelt.
+        let kept_text = text_of_opening(self.problem, self.seed, base_text, kept);
+        let screen: Screen = a.screen;
+        let mut best: Option<(f64, Plan)> = None;
+        let mut plans = 0;
+        let (_, plan_work, plan_seconds) = timed(|| {
+            while plans < screen.tries.max(1) {
+                if plans > 0 && crate::stop::passed(self.deadline) {
+                    break;
+                }
+                let plan = self.plan(a, base, kept_text, plans, plan_until, narrow_at);
+                plans += 1;
+                let value = self.predicted(&plan, screen.rate);
+                if best.as_ref().is_none_or(|(v, _)| value > *v) {
+                    best = Some((value, plan));
+                }
+            }
+        });
+        let (predicted, plan) = best.expect("at least one plan is made");
+        let name = self.name(a);
+        let from = if kept > 0 {
+            format!(" from {kept}")
+        } else {
+            String::new()
+        };
+        let per_plan = plan_work / plans as f64;
+        if predicted < screen.least {
+            if self.debug {
+                eprintln!(
+                    "  problem {} seed {} attempt {} {name} w{}{from}: {plans} plan(s) {plan_seconds:.3}s ({} units) not spelt: predicted {predicted:.0} < {:.0}",
+                    self.problem.id, self.seed, a.id, a.width, plan.placements.len(), screen.least
+                );
+            }
+            let report = Report {
+                outcome: Outcome::Screened {
+                    system: a.system,
+                    units: plan.placements.len(),
+                    predicted,
+                },
+                plan_work: per_plan,
+                plans,
+                spell_work: 0.0,
+                seconds: plan_seconds,
+            };
+            return (report, None);
+        }
+        let opening = kept_text.map_or_else(Opening::default, |text| Opening { units: kept, text });
+        let ((text, spelling), spell_work, spell_seconds) =
+            timed(|| self.spell(&plan, opening, a.mode, greedy_unit));
+        let result = self.result(
+            text,
+            format!(
+                "hextris {name}#{} w{}{from} {}",
+                a.id,
+                a.width,
+                spelling.name()
+            ),
+            spelling,
+        );
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} attempt {} {name} w{}{from} {}: {plans} plan(s) {plan_seconds:.3}s/{plan_work:.3}w ({} units) encode {spell_seconds:.3}s/{spell_work:.3}w score {} (predicted {predicted:.0})",
+                self.problem.id, self.seed, a.id, a.width, spelling.name(), plan.placements.len(), result.score
+            );
+        }
+        let game = GameData {
+            plan,
+            result,
+            system: a.system,
+        };
+        let report = Report {
+            outcome: Outcome::Spelt(self.summary(a.id, &game, kept, spell_work)),
+            plan_work: per_plan,
+            plans,
+            spell_work,
+            seconds: plan_seconds + spell_seconds,
+        };
+        (report, Some(game))
+    }
+
+    /// Spells a plan after its opening with `mode`: the character encoder where asked (the DP
+    /// encoder takes over when it cannot finish in time), else the encoder of that mode.
+    fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, greedy_unit: f64) -> (String, Mode) {
+        if mode == Mode::Chars {
+            let ct = self.prep.chars(&self.cfg.table);
+            let mut stats = CharStats::default();
+            let text =
+                self.encoder
+                    .encode_chars_after(ct, plan, opening, self.deadline, &mut stats);
+            count_chars(plan.placements.len().saturating_sub(opening.units));
+            if let Some(text) = text {
+                return (text, Mode::Chars);
+            }
+        }
+        let mode = if mode == Mode::Chars { Mode::Dp } else { mode };
+        let text = self
+            .encoder
+            .encode_after(plan, opening, mode, self.deadline, greedy_unit);
+        (text, mode)
+    }
+
+    /// The quick answer: a greedy plan made by `plan_until`, spelt with plain paths (an answer
+    /// in hand even on a board so large that one unit takes the spelling encoders seconds).
+    /// The evaluator scores a partial game, so the answer is never empty while a unit can lock.
+    pub fn quick(&self, id: GameId, plan_until: Option<Instant>) -> (Report, GameData) {
+        let a = Attempt {
+            id,
+            system: 0,
+            width: 1,
+            mode: Mode::Plain,
+            base: None,
+            screen: Screen::NONE,
+            chars_valuer: true,
+        };
+        let (report, game) = self.attempt(&a, None, plan_until, None, 0.0);
+        (
+            report,
+            game.expect("an attempt without a screen is always spelt"),
+        )
+    }
+
+    /// A quick answer after a stop, for a seed that had none: planned and spelt with plain
+    /// paths by `until`, the stop request set aside on this thread.
+    pub fn quick_after_stop(&self, until: Instant) -> SeedResult {
+        crate::stop::set_aside(|| self.quick(0, Some(until)).1.result)
+    }
+
+    /// The quick answer's plan spelt greedily, when one unit's spelling fits in the time left
+    /// (the encoder stops after the unit in hand at the deadline); `None` otherwise.
+    pub fn spell_greedy(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
+        let states = self
+            .prep
+            .tables
+            .spaces
+            .iter()
+            .map(|s| s.states)
+            .max()
+            .unwrap_or(0);
+        let per_unit = states as f64 * self.cfg.search.spell_state_seconds;
+        let left = self.deadline.map_or(f64::INFINITY, |d| {
+            crate::stop::effective(d)
+                .saturating_duration_since(Instant::now())
+                .as_secs_f64()
+        });
+        if per_unit * 2.0 > left {
+            return (unfinished(), None);
+        }
+        let (text, spell_work, seconds) =
+            timed(|| self.encoder.encode(&game.plan, Mode::Greedy, self.deadline));
+        let tag = game.result.tag.replace(" plain", " greedy");
+        let result = self.result(text, tag, Mode::Greedy);
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} quick answer spelt greedily: {seconds:.3}s/{spell_work:.3}w score {} (plain paths {})",
+                self.problem.id, self.seed, result.score, game.result.score
+            );
+        }
+        let spelt = GameData {
+            plan: game.plan.clone(),
+            result,
+            system: game.system,
+        };
+        let report = Report {
+            outcome: Outcome::Spelt(self.summary(id, &spelt, 0, spell_work)),
+            plan_work: 0.0,
+            plans: 0,
+            spell_work,
+            seconds,
+        };
+        (report, Some(spelt))
+    }
+
+    /// Spells a game again with the character encoder; `Unfinished` when it could not finish
+    /// in time.
+    pub fn polish(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
+        let mut stats = CharStats::default();
+        let chars = self.prep.chars(&self.cfg.table);
+        let (text, spell_work, seconds) = timed(|| {
+            let text = self
+                .encoder
+                .encode_chars(chars, &game.plan, self.deadline, &mut stats);
+            count_chars(game.plan.placements.len());
+            text
+        });
+        let Some(text) = text else {
+            let mut r = unfinished();
+            r.spell_work = spell_work;
+            r.seconds = seconds;
+            return (r, None);
+        };
+        let tag = game
+            .result
+            .tag
+            .replace(" (stored)", "")
+            .replace(" dp", " chars")
+            .replace(" greedy", " chars");
+        let result = self.result(text, tag, Mode::Chars);
+        if self.debug {
+            eprintln!(
+                "  problem {} seed {} polish {}: {seconds:.3}s/{spell_work:.3}w score {} -> {} ({} states, {} fallbacks)",
+                self.problem.id, self.seed, game.result.tag, game.result.score, result.score, stats.states, stats.fallbacks
+            );
+        }
+        let polished = GameData {
+            plan: game.plan.clone(),
+            result,
+            system: game.system,
+        };
+        let report = Report {
+            outcome: Outcome::Spelt(self.summary(id, &polished, 0, spell_work)),
+            plan_work: 0.0,
+            plans: 0,
+            spell_work,
+            seconds,
+        };
+        (report, Some(polished))
+    }
+}
+
+/// The report of a task that did nothing.
+fn unfinished() -> Report {
+    Report {
+        outcome: Outcome::Unfinished,
+        plan_work: 0.0,
+        plans: 0,
+        spell_work: 0.0,
+        seconds: 0.0,
+    }
+}

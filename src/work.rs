@@ -1,0 +1,163 @@
+//! Deterministic work counts: what the planner and the encoders did, counted in their inner
+//! loops, so that the solver's choices can follow the cost of its actions without reading a
+//! clock.
+//!
+//! A clock's readings differ from run to run, and a choice made on them (how many plans an
+//! attempt makes, whether a polish goes first, which seed runs next) sends two runs of the same
+//! problem down different paths. Counting work instead makes the sequence of actions a function
+//! of the inputs alone: a run of T seconds does first what a run of T/2 does.
+//!
+//! Each kind of operation ([`Op`]) is counted apart; [`WEIGHTS`] turns the counts into *work
+//! seconds*, about seconds of this project's 2-core machine (fitted by `hextris bench
+//! --calibrate`, which prints the table). How many real seconds a work second takes on the
+//! machine at hand is learnt by the solver, and used only to tell what fits before a deadline.
+//!
+//! The counts are per thread: a task runs on one thread, and [`measure`] reads what it added.
+
+use std::cell::RefCell;
+
+/// The operations counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// A word of a unit's bit rows scanned by a move generation (three passes).
+    GenWord,
+    /// A move generation, whatever its size.
+    Gen,
+    /// A lock found by a move generation.
+    GenLock,
+    /// A lock scored by the heuristic.
+    Feature,
+    /// A word of the board copied, locked and hashed for a partial game a beam keeps.
+    ChildWord,
+    /// A state of the space of a unit that cannot rotate, valued for the planner.
+    ValuerState,
+    /// A unit spelt with plain paths: per unit, and per state of its space.
+    PlainUnit,
+    PlainState,
+    /// The same for the greedy encoder.
+    GreedyUnit,
+    GreedyState,
+    /// The same for the DP encoder.
+    DpUnit,
+    DpState,
+    /// A unit spelt by the character encoder, and a cell of its programme (a state of a
+    /// unit's region, times the contexts, times the automaton's nodes).
+    CharsUnit,
+    CharsCell,
+    /// A character of a text scored by the engine.
+    EvalChar,
+}
+
+/// How many kinds of operation are counted.
+pub const OPS: usize = 15;
+
+/// Every operation, in the order of [`WEIGHTS`].
+pub const ALL: [Op; OPS] = [
+    Op::GenWord,
+    Op::Gen,
+    Op::GenLock,
+    Op::Feature,
+    Op::ChildWord,
+    Op::ValuerState,
+    Op::PlainUnit,
+    Op::PlainState,
+    Op::GreedyUnit,
+    Op::GreedyState,
+    Op::DpUnit,
+    Op::DpState,
+    Op::CharsUnit,
+    Op::CharsCell,
+    Op::EvalChar,
+];
+
+/// Nanoseconds per operation on this project's machine.
+pub const WEIGHTS: [f64; OPS] = [
+    71.2,   // GenWord
+    0.0,    // Gen
+    47.2,   // GenLock
+    0.0,    // Feature
+    0.0,    // ChildWord
+    0.0,    // ValuerState
+    294.0,  // PlainUnit
+    3.2,    // PlainState
+    3958.7, // GreedyUnit
+    15.8,   // GreedyState
+    2213.6, // DpUnit
+    89.5,   // DpState
+    0.0,    // CharsUnit
+    18.2,   // CharsCell
+    22.6,   // EvalChar
+];
+
+/// Counts of every operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counts(pub [u64; OPS]);
+
+impl Counts {
+    /// The counts in work seconds, by [`WEIGHTS`].
+    pub fn seconds(&self) -> f64 {
+        self.0
+            .iter()
+            .zip(WEIGHTS)
+            .map(|(&n, w)| n as f64 * w)
+            .sum::<f64>()
+            * 1e-9
+    }
+
+    fn minus(&self, before: &Counts) -> Counts {
+        Counts(std::array::from_fn(|i| self.0[i].wrapping_sub(before.0[i])))
+    }
+}
+
+thread_local! {
+    static COUNTS: RefCell<Counts> = RefCell::default();
+}
+
+/// Adds `n` operations `op` to this thread's counts.
+#[inline]
+pub fn add(op: Op, n: u64) {
+    COUNTS.with(|c| {
+        let mut c = c.borrow_mut();
+        c.0[op as usize] = c.0[op as usize].wrapping_add(n);
+    });
+}
+
+/// This thread's counts so far.
+pub fn counts() -> Counts {
+    COUNTS.with(|c| *c.borrow())
+}
+
+/// Runs `f` and returns its result with the operations it counted on this thread.
+pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Counts) {
+    let before = counts();
+    let out = f();
+    (out, counts().minus(&before))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measure_counts_only_what_its_closure_adds() {
+        add(Op::Gen, 5);
+        let ((), inner) = measure(|| {
+            add(Op::Gen, 3);
+            add(Op::Feature, 4);
+        });
+        assert_eq!(inner.0[Op::Gen as usize], 3);
+        assert_eq!(inner.0[Op::Feature as usize], 4);
+        let seconds =
+            (3.0 * WEIGHTS[Op::Gen as usize] + 4.0 * WEIGHTS[Op::Feature as usize]) * 1e-9;
+        assert!((inner.seconds() - seconds).abs() < 1e-15);
+        let (_, nested) = measure(|| measure(|| add(Op::GenLock, 2)).1);
+        assert_eq!(nested.0[Op::GenLock as usize], 2);
+    }
+
+    #[test]
+    fn the_table_lists_every_operation_in_order() {
+        for (i, op) in ALL.iter().enumerate() {
+            assert_eq!(*op as usize, i);
+        }
+    }
+}
