@@ -35,7 +35,8 @@
 //! within 6 points; over four, some gained and some lost, for 2.6 to 4.5 times the time.)
 
 use super::automaton::{Automaton, Node};
-use super::{Encoder, PhraseTable};
+use super::heading::{self, CCW, CW, EAST, FRESH, WEST};
+use super::{Encoder, PhraseTable, NEG};
 use crate::engine::{Board, Command};
 use crate::plan::{Bfs, LockKey, Placement, Plan, Sim, State, Tables, UnitSpace};
 use std::collections::BinaryHeap;
@@ -47,44 +48,13 @@ const SCALE: i32 = 64;
 /// Memory the encoder may keep the backward pass's values in, for the forward walk.
 const KEEP_BYTES: usize = 64 << 20;
 
-/// Value of an impossible state.
-const NEG: i32 = i32::MIN / 4;
-
-/// Last-move contexts.
-const FRESH: usize = 0;
-const CTX_W: usize = 1;
-const CTX_E: usize = 2;
-const CTX_CW: usize = 3;
-const CTX_CCW: usize = 4;
-
-/// The row moves and the context each leaves.
+/// The row moves and the heading each leaves.
 const ROW_MOVES: [(Command, usize); 4] = [
-    (Command::W, CTX_W),
-    (Command::E, CTX_E),
-    (Command::CW, CTX_CW),
-    (Command::CCW, CTX_CCW),
+    (Command::W, WEST),
+    (Command::E, EAST),
+    (Command::CW, CW),
+    (Command::CCW, CCW),
 ];
-
-/// Whether context `ctx` forbids command `c` (its reversal returns to the previous position).
-#[inline]
-fn forbidden(ctx: usize, c: Command) -> bool {
-    matches!(
-        (ctx, c),
-        (CTX_W, Command::E) | (CTX_E, Command::W) | (CTX_CW, Command::CCW) | (CTX_CCW, Command::CW)
-    )
-}
-
-/// The context after command `c`.
-#[inline]
-fn ctx_after(c: Command) -> usize {
-    match c {
-        Command::W => CTX_W,
-        Command::E => CTX_E,
-        Command::CW => CTX_CW,
-        Command::CCW => CTX_CCW,
-        _ => FRESH,
-    }
-}
 
 /// No compact index.
 const NONE: u32 = u32::MAX;
@@ -394,7 +364,11 @@ fn values(
     out: &mut Values,
 ) {
     let na = ac.len();
-    let ctxs = if !sp.rotates() { 3 } else { 5 };
+    let ctxs = if !sp.rotates() {
+        heading::LINE
+    } else {
+        heading::ALL
+    };
     out.ctxs = ctxs;
     out.nodes = na;
     out.vals.clear();
@@ -493,18 +467,18 @@ fn values(
             for ctx in 0..ctxs {
                 cand.clear();
                 match ctx {
-                    CTX_CW | CTX_CCW => {
+                    CW | CCW => {
                         cand.extend_from_slice(&base[r * na..(r + 1) * na]);
-                        max_into(cand, if ctx == CTX_CW { tcw } else { tccw });
+                        max_into(cand, if ctx == CW { tcw } else { tccw });
                         max_into(cand, tw);
                         max_into(cand, te);
                     }
                     _ => {
                         cand.extend_from_slice(common);
-                        if ctx != CTX_E {
+                        if ctx != EAST {
                             max_into(cand, tw);
                         }
-                        if ctx != CTX_W {
+                        if ctx != WEST {
                             max_into(cand, te);
                         }
                     }
@@ -596,7 +570,7 @@ impl Walk<'_> {
             let n = region.next[i][c as usize];
             let locks = lm >> c as u8 & 1 == 1;
             if !locks {
-                if n == NONE || forbidden(node.ctx as usize, c) {
+                if n == NONE || heading::forbids(node.ctx as usize, c) {
                     continue;
                 }
                 let t = region.states[n as usize];
@@ -611,7 +585,7 @@ impl Walk<'_> {
                 } else {
                     let pen = if c.is_descent() { 0 } else { 1 };
                     (
-                        self.vals.at(n as usize, ctx_after(c), a2 as usize),
+                        self.vals.at(n as usize, heading::after(c), a2 as usize),
                         node.g + gain - pen,
                     )
                 };
@@ -622,7 +596,7 @@ impl Walk<'_> {
                     g + h,
                     SearchNode {
                         i: if locks { node.i } else { n },
-                        ctx: ctx_after(c) as u8,
+                        ctx: heading::after(c) as u8,
                         a: a2,
                         g,
                         parent: ni,
@@ -1328,8 +1302,7 @@ impl Encoder<'_> {
                 let (cmds, end) = sp
                     .path(&free, sp.spawn_state(), pl.lock.key, &mut bufs.bfs)
                     .expect("a planned lock is reachable");
-                let lock = sp.lock_cmds(&free, end);
-                let lock = Command::from_index((0..6).find(|&c| lock >> c & 1 == 1).unwrap());
+                let lock = Command::first_in(sp.lock_cmds(&free, end)).expect("a target can lock");
                 cmds.iter().chain([&lock]).map(|c| c.char()).collect()
             });
             for b in text.bytes() {

@@ -9,6 +9,7 @@ pub mod automaton;
 pub mod chars;
 pub mod comps;
 pub mod forward;
+pub mod heading;
 pub mod line;
 pub mod phrases;
 pub mod unit;
@@ -23,6 +24,11 @@ use comps::Comps;
 use std::time::Instant;
 use unit::{Job, UnitGeometry};
 use walk::Spelt;
+
+/// Value of an impossible state in the encoders' dynamic programmes: far enough below zero
+/// that adding the gains of any path to it stays far below every possible value, and far
+/// enough above `i32::MIN` that it never overflows.
+pub const NEG: i32 = i32::MIN / 4;
 
 /// Margin on the greedy encoder's expected time for the units left, when a late DP encoding
 /// hands over to it (see [`Encoder::encode_after`]).
@@ -422,7 +428,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         line::forward(&job, &lw, wval, &mut self.line);
         out.extend(locks.iter().map(|l| {
             let v = line::forward_at(&job, &self.line, l.state);
-            if v > unit::NEG {
+            if v > NEG {
                 (v as f64 * self.weight, 0)
             } else {
                 (0.0, 0)
