@@ -73,18 +73,11 @@ mod tests {
     /// command leads to the heading that forbids its own reversal.
     #[test]
     fn a_heading_forbids_only_the_reversal_of_its_move() {
-        let reverse = |c: Command| match c {
-            Command::W => Some(Command::E),
-            Command::E => Some(Command::W),
-            Command::CW => Some(Command::CCW),
-            Command::CCW => Some(Command::CW),
-            Command::SW | Command::SE => None,
-        };
         for c in Command::ALL {
             for d in Command::ALL {
                 assert_eq!(
                     forbids(after(c), d),
-                    reverse(c) == Some(d),
+                    c.reverse() == Some(d),
                     "{c:?} then {d:?}"
                 );
             }

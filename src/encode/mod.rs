@@ -18,8 +18,8 @@ pub mod walk;
 pub use chars::{CharStats, CharTables};
 pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
-use crate::engine::{Phrases, Problem};
-use crate::plan::{Bfs, Plan, Sim, Tables};
+use crate::engine::{Command, Phrases, Problem};
+use crate::plan::{Bfs, LockKey, Plan, Sim, State, Tables, UnitSpace};
 use comps::Comps;
 use std::time::Instant;
 use unit::{Job, UnitGeometry};
@@ -439,16 +439,27 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
 
 /// The shortest path to the unit's lock in plain characters.
 fn plain_unit(job: &Job, bfs: &mut Bfs) -> Spelt {
-    let (cmds, end) = job
-        .space
-        .path(job.free, job.start, job.target, bfs)
-        .expect("a planned lock is reachable");
-    let mut text: String = cmds.iter().map(|c| c.char()).collect();
-    text.push(job.lock_cmd(end).char());
     Spelt {
-        text,
+        text: plain_text(job.space, job.free, job.start, job.target, bfs),
         words: Vec::new(),
     }
+}
+
+/// The shortest path from `start` to lock `key` on free map `free`, in plain characters, ended
+/// by the first command that locks the unit there ([`Command::first_in`]): the text every
+/// encoder falls back to.
+pub(crate) fn plain_text(
+    space: &UnitSpace,
+    free: &[u64],
+    start: State,
+    key: LockKey,
+    bfs: &mut Bfs,
+) -> String {
+    let (cmds, end) = space
+        .path(free, start, key, bfs)
+        .expect("a planned lock is reachable");
+    let lock = Command::first_in(space.lock_cmds(free, end)).expect("a target state can lock");
+    cmds.iter().chain([&lock]).map(|c| c.char()).collect()
 }
 
 /// The shortest path to each lock, in plain characters, each ended by a locking command.

@@ -80,6 +80,18 @@ impl Command {
         }
     }
 
+    /// The command that undoes this one along a row (W and E, CW and CCW), or `None` for a
+    /// descent, which nothing undoes: no command climbs.
+    pub const fn reverse(self) -> Option<Command> {
+        match self {
+            Command::W => Some(Command::E),
+            Command::E => Some(Command::W),
+            Command::CW => Some(Command::CCW),
+            Command::CCW => Some(Command::CW),
+            Command::SW | Command::SE => None,
+        }
+    }
+
     /// The four commands that move the pivot, in the order of [`Command::ALL`].
     pub const MOVES: [Command; 4] = [Command::W, Command::E, Command::SW, Command::SE];
 
