@@ -2,12 +2,12 @@
 //! the phrase automaton ([`super::automaton`]), so that every occurrence counts, overlapping or
 //! spanning two units, and a lock command is a phrase character like any other.
 //!
-//! **Model.** Within one unit, the state of the search is the unit's position (pivot and
-//! canonical orientation, as in [`crate::plan::space`]), the automaton node, and what the no-repeat
-//! rule needs of the positions visited on the current row. A descent empties that set (no
-//! command climbs), so at a row entry the state is exact. Within a row the dynamic programme
-//! keeps only the last move (fresh, W, E, CW, CCW) and forbids its reversal: for a unit that
-//! cannot rotate this is exact (it can only keep going one way along a row), for the others it
+//! **Model.** Within one unit, the state of the search is the unit's position (pivot and canonical
+//! orientation, as in [`crate::plan::space`]), the automaton node, and what the no-repeat rule
+//! needs of the positions visited on the current row. A descent empties that set (no command
+//! climbs), so at a row entry the state is exact. Within a row the dynamic programme keeps only the
+//! last move, the [`super::heading`] (fresh, W, E, CW, CCW), and forbids its reversal: for a unit
+//! that cannot rotate this is exact (it can only keep going one way along a row), for the others it
 //! is a relaxation (a walk such as E, CW, W, CCW returns to its start), so the values are upper
 //! bounds. The values are computed bottom-up, row by row, with sweeps along each row until they
 //! settle; every row move costs a tiny penalty, so that among equal scores the shorter walk wins

@@ -126,6 +126,8 @@ struct Spec<'a> {
     i: u32,
     system: usize,
     width: usize,
+    /// The encoder: [`Mode::Chars`] where the character encoder spells the game at once (the
+    /// DP encoder takes over when it cannot finish in time).
     mode: Mode,
     prefix: &'a [Placement],
     /// The text of the game `prefix` comes from: its opening is kept, not spelt again.
@@ -135,8 +137,6 @@ struct Spec<'a> {
     greedy_unit: f64,
     /// Which of its plans the attempt spells, if any.
     screen: Screen,
-    /// Spell with the character encoder instead of `mode` (see [`Search::spell_chars`]).
-    chars: bool,
     /// Plan with the character-level phrase valuer (see [`Search::chars_valuer`]).
     chars_valuer: bool,
 }
@@ -369,7 +369,6 @@ impl<'a> Search<'a> {
             base_text,
             greedy_unit,
             screen,
-            chars,
             chars_valuer,
         } = spec;
         let name = format!(
@@ -430,21 +429,14 @@ impl<'a> Search<'a> {
         // Where the character encoder costs no more than the plan, it spells the game at once
         // (the DP encoder's score would misjudge a plan made for it); out of time, the DP
         // encoder takes over.
-        let by_chars = chars
-            .then(|| {
-                let ct = self.prep.chars(&self.cfg.table);
-                let mut stats = CharStats::default();
-                self.encoder
-                    .encode_chars_after(ct, &plan, opening, self.deadline, &mut stats)
-            })
-            .flatten();
-        let polished = by_chars.is_some();
-        let text = by_chars.unwrap_or_else(|| {
-            self.encoder
-                .encode_after(&plan, opening, mode, self.deadline, greedy_unit)
-        });
+        let ct = (mode == Mode::Chars).then(|| self.prep.chars(&self.cfg.table));
+        let spelt = self
+            .encoder
+            .spell(&plan, opening, mode, ct, self.deadline, greedy_unit);
+        let (text, mode) = (spelt.text, spelt.mode);
+        let polished = mode == Mode::Chars;
         let encode_time = t0.elapsed() - plan_time;
-        let spelt_by = if polished { "chars" } else { mode.name() };
+        let spelt_by = mode.name();
         let result = self.result(
             text,
             format!("hextris {name}#{i} w{width}{from} {spelt_by}"),
@@ -553,7 +545,6 @@ impl<'a> Search<'a> {
                 base_text: "",
                 greedy_unit: 0.0,
                 screen: Screen::NONE,
-                chars: false,
                 chars_valuer: true,
             },
             plan_until,
@@ -624,7 +615,7 @@ impl<'a> Search<'a> {
             plan_time: Duration::ZERO,
             encode_time: Duration::ZERO,
             mode: Mode::Dp,
-            polished: tag.contains(" chars"),
+            polished: Mode::of_tag(tag) == Some(Mode::Chars),
             kept: 0,
         })
     }
@@ -847,12 +838,11 @@ impl<'a> Search<'a> {
                         i,
                         system: systems[j],
                         width: next,
-                        mode: slow,
+                        mode: if chars { Mode::Chars } else { slow },
                         prefix: &base[..cut(i)],
                         base_text,
                         greedy_unit,
                         screen,
-                        chars,
                         chars_valuer,
                     };
                     self.attempt(spec, None, narrow_at)
@@ -1179,7 +1169,6 @@ mod tests {
             base_text: "",
             greedy_unit: 0.0,
             screen: Screen { tries, rate, least },
-            chars: false,
             chars_valuer: true,
         };
         let spelt = |o: Outcome| match o {
