@@ -45,6 +45,19 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The `.rs` files below the folder `dir` of the root, as (path from the root with `/`, text).
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let root = root();
+    rust_files(&root.join(dir))
+        .into_iter()
+        .map(|path| {
+            let rel = path.strip_prefix(&root).unwrap().to_string_lossy();
+            let text = std::fs::read_to_string(&path).unwrap();
+            (rel.replace('\\', "/"), text)
+        })
+        .collect()
+}
+
 /// A token of the lexer: what matters for braces and names.
 #[derive(Clone, Debug, PartialEq)]
 enum Tok {
@@ -273,16 +286,9 @@ fn last() {}
 /// exception no longer needed is taken out).
 #[test]
 fn no_function_is_longer_than_the_limit() {
-    let root = root();
     let mut long = Vec::new();
     let mut allowed_seen = Vec::new();
-    for path in rust_files(&root.join("src")) {
-        let rel = path
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let src = std::fs::read_to_string(&path).unwrap();
+    for (rel, src) in sources("src") {
         for (name, line, lines) in functions(&src) {
             if lines <= MAX_FUNCTION_LINES {
                 continue;
@@ -311,15 +317,9 @@ fn no_function_is_longer_than_the_limit() {
 /// [`PACK_MAY_USE`], so that it could leave for a crate of its own without a change.
 #[test]
 fn the_puzzles_use_nothing_of_the_hex_game() {
-    let root = root();
     let mut wrong = Vec::new();
-    for path in rust_files(&root.join("src/pack")) {
-        let rel = path
-            .strip_prefix(&root)
-            .unwrap()
-            .to_string_lossy()
-            .replace('\\', "/");
-        let toks = lex(&std::fs::read_to_string(&path).unwrap());
+    for (rel, src) in sources("src/pack") {
+        let toks = lex(&src);
         for w in toks.windows(4) {
             if let [(Tok::Word(k), line), (Tok::Punct(':'), _), (Tok::Punct(':'), _), (Tok::Word(m), _)] =
                 w

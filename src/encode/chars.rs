@@ -1921,36 +1921,30 @@ mod tests {
 
 #[cfg(test)]
 mod opening_tests {
-    use crate::encode::{CharStats, CharTables, Encoder, Opening, PhraseTable};
-    use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{plan_greedy, text_of_opening, PlanConfig, Tables, Weights};
+    use crate::encode::test_util::{Setup, SAMPLES};
+    use crate::encode::{CharStats, Opening};
+    use crate::engine::evaluate;
+    use crate::plan::text_of_opening;
 
     /// Spelling a plan after an opening taken from the encoder's own text for it gives that
     /// text back (the units after the cut are valued and walked exactly as in the whole
     /// encoding), at every cut; and the text replays to the planned locks.
     #[test]
     fn an_opening_of_its_own_text_gives_the_same_text() {
-        for text in [
-            include_str!("../../problems/sample_hex.json"),
-            include_str!("../../problems/sample_wide.json"),
-        ] {
-            let problem = Problem::from_json(text, std::path::Path::new("sample")).unwrap();
-            let tables = Tables::new(&problem);
-            let phrases = Phrases::official();
-            let table = PhraseTable::new(&phrases);
-            let encoder = Encoder::new(&problem, &tables, &table);
-            let ct = CharTables::new(&table, &tables.spaces, problem.width);
+        for json in SAMPLES {
+            let setup = Setup::new(json);
+            let (problem, phrases) = (&setup.problem, &setup.phrases);
+            let (encoder, ct) = (setup.encoder(), setup.char_tables());
             let seed = problem.seeds[0];
-            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-            let plan = plan_greedy(&problem, &tables, seed, &cfg);
+            let plan = setup.greedy_plan(seed);
             let mut stats = CharStats::default();
             let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
-            let e = evaluate(&problem, seed, &whole, &phrases);
+            let e = evaluate(problem, seed, &whole, phrases);
             assert!(!e.end.is_error());
             assert_eq!(e.locked as usize, plan.placements.len());
             let n = plan.placements.len();
             for units in [0, 1, n / 3, n / 2, n - 1, n] {
-                let opening = text_of_opening(&problem, seed, &whole, units).unwrap();
+                let opening = text_of_opening(problem, seed, &whole, units).unwrap();
                 let again = encoder
                     .encode_chars_after(
                         &ct,
@@ -1971,9 +1965,9 @@ mod opening_tests {
 
 #[cfg(test)]
 mod span_tests {
-    use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
-    use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{plan_greedy, PlanConfig, Tables, Weights};
+    use crate::encode::test_util::Setup;
+    use crate::encode::CharStats;
+    use crate::engine::evaluate;
 
     /// On an 8-row board no unit falls far enough to spell "necronomicon", "vigintillion",
     /// "cthulhu fhtagn!", "john bigboote" or "case nightmare green" alone: the character
@@ -1988,12 +1982,9 @@ mod span_tests {
             {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
             {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
             {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
-        let problem = Problem::from_json(json, std::path::Path::new("t")).unwrap();
-        let tables = Tables::new(&problem);
-        let phrases = Phrases::official();
-        let table = PhraseTable::new(&phrases);
-        let encoder = Encoder::new(&problem, &tables, &table);
-        let ct = CharTables::new(&table, &tables.spaces, problem.width);
+        let setup = Setup::new(json);
+        let (problem, phrases) = (&setup.problem, &setup.phrases);
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
         let long = [
             "necronomicon",
             "vigintillion",
@@ -2003,12 +1994,11 @@ mod span_tests {
         ];
         let mut spanned = 0;
         for &seed in &problem.seeds {
-            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-            let plan = plan_greedy(&problem, &tables, seed, &cfg);
+            let plan = setup.greedy_plan(seed);
             let text = encoder
                 .encode_chars(&ct, &plan, None, &mut CharStats::default())
                 .unwrap();
-            let e = evaluate(&problem, seed, &text, &phrases);
+            let e = evaluate(problem, seed, &text, phrases);
             assert!(!e.end.is_error(), "seed {seed}: {}", e.end);
             assert_eq!(e.locked as usize, plan.placements.len());
             spanned += phrases
@@ -2026,9 +2016,9 @@ mod span_tests {
 
 #[cfg(test)]
 mod first_use_tests {
-    use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
-    use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{plan_greedy, PlanConfig, Tables, Weights};
+    use crate::encode::test_util::Setup;
+    use crate::encode::CharStats;
+    use crate::engine::evaluate;
 
     /// Regression: the first unit of a game on an empty 15 x 20 board (problem 13's size), with
     /// every phrase unused, spelt "ei!" again and again, each occurrence valued as a first use
@@ -2038,18 +2028,14 @@ mod first_use_tests {
         let json = r#"{"id":13,"width":15,"height":20,"filled":[],"sourceLength":1,
             "sourceSeeds":[0],"units":[{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":0,"y":1}],
             "pivot":{"x":0,"y":0}}]}"#;
-        let problem = Problem::from_json(json, std::path::Path::new("tall")).unwrap();
-        let tables = Tables::new(&problem);
-        let phrases = Phrases::official();
-        let table = PhraseTable::new(&phrases);
-        let encoder = Encoder::new(&problem, &tables, &table);
-        let ct = CharTables::new(&table, &tables.spaces, problem.width);
-        let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-        let plan = plan_greedy(&problem, &tables, 0, &cfg);
+        let setup = Setup::new(json);
+        let (problem, phrases) = (&setup.problem, &setup.phrases);
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
+        let plan = setup.greedy_plan(0);
         let text = encoder
             .encode_chars(&ct, &plan, None, &mut CharStats::default())
             .unwrap();
-        let e = evaluate(&problem, 0, &text, &phrases);
+        let e = evaluate(problem, 0, &text, phrases);
         let distinct = e.phrase_counts.iter().filter(|&&n| n > 0).count();
         assert!(!e.end.is_error());
         // Measured: "blue hadeskpppkyuggothe laundrynecronomicon", 4 phrases and 1,280 points;
@@ -2065,10 +2051,10 @@ mod first_use_tests {
 #[cfg(test)]
 mod stage_tests {
     use super::*;
-    use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
+    use crate::encode::test_util::{Setup, SAMPLES};
+    use crate::encode::{CharStats, PhraseTable};
     use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{gen_locks, plan_greedy, PlanConfig, Scratch as PlanScratch, Tables};
-    use crate::plan::{Lock, Weights};
+    use crate::plan::{gen_locks, Lock, Scratch as PlanScratch, Tables};
     use rand::{Rng, SeedableRng};
     use std::collections::HashSet;
 
@@ -2178,19 +2164,12 @@ mod stage_tests {
     /// but not for it and the next; and the stages run one by one give the encoder's text.
     #[test]
     fn the_stages_keep_their_contracts_on_a_sample_game() {
-        for json in [
-            include_str!("../../problems/sample_hex.json"),
-            include_str!("../../problems/sample_wide.json"),
-        ] {
-            let problem = Problem::from_json(json, std::path::Path::new("sample")).unwrap();
-            let tables = Tables::new(&problem);
-            let phrases = Phrases::official();
-            let table = PhraseTable::new(&phrases);
-            let encoder = Encoder::new(&problem, &tables, &table);
-            let ct = CharTables::new(&table, &tables.spaces, problem.width);
+        for json in SAMPLES {
+            let setup = Setup::new(json);
+            let (problem, table, phrases) = (&setup.problem, &setup.table, &setup.phrases);
+            let (encoder, ct) = (setup.encoder(), setup.char_tables());
             let seed = problem.seeds[0];
-            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-            let plan = plan_greedy(&problem, &tables, seed, &cfg);
+            let plan = setup.greedy_plan(seed);
             let n = plan.placements.len();
             let mut stats = CharStats::default();
             let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
@@ -2199,7 +2178,7 @@ mod stage_tests {
                 encoder: &encoder,
                 ct: &ct,
                 plan: &plan,
-                boards: boards_before(&problem, &plan),
+                boards: boards_before(problem, &plan),
                 deadline: None,
                 back: Backward::default(),
             };
@@ -2293,7 +2272,7 @@ mod stage_tests {
                 (at_once.full, at_once.rep, &at_once.used),
                 (so_far.full, so_far.rep, &so_far.used)
             );
-            let e = evaluate(&problem, seed, &whole, &phrases);
+            let e = evaluate(problem, seed, &whole, phrases);
             for &p in &ct.full_ids {
                 let counted = e.phrase_counts[table.phrases[p].score_index] > 0;
                 assert_eq!(

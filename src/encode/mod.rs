@@ -585,9 +585,55 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
 /// Helpers shared by the encoders' tests.
 #[cfg(test)]
 pub(crate) mod test_util {
-    use crate::engine::{Command, Decoded};
-    use crate::plan::{Lock, UnitSpace};
+    use super::{CharTables, Encoder, PhraseTable};
+    use crate::engine::{Command, Decoded, Phrases, Problem};
+    use crate::plan::{plan_greedy, Lock, Plan, PlanConfig, Tables, UnitSpace, Weights};
     use rand::Rng;
+
+    /// The bundled sample problems: a small board and a wide one.
+    pub const SAMPLES: [&str; 2] = [
+        include_str!("../../problems/sample_hex.json"),
+        include_str!("../../problems/sample_wide.json"),
+    ];
+
+    /// A problem set up for spelling with the official phrases: what the encoders' tests of
+    /// whole games start from.
+    pub struct Setup {
+        pub problem: Problem,
+        pub tables: Tables,
+        pub phrases: Phrases,
+        pub table: PhraseTable,
+    }
+
+    impl Setup {
+        /// The problem of `json` with the official phrases.
+        pub fn new(json: &str) -> Setup {
+            let problem = Problem::from_json(json, std::path::Path::new("test")).unwrap();
+            let tables = Tables::new(&problem);
+            let phrases = Phrases::official();
+            let table = PhraseTable::new(&phrases);
+            Setup {
+                problem,
+                tables,
+                phrases,
+                table,
+            }
+        }
+
+        pub fn encoder(&self) -> Encoder<'_> {
+            Encoder::new(&self.problem, &self.tables, &self.table)
+        }
+
+        pub fn char_tables(&self) -> CharTables {
+            CharTables::new(&self.table, &self.tables.spaces, self.problem.width)
+        }
+
+        /// The greedy planner's plan of the whole game of `seed`, with the `balanced` weights.
+        pub fn greedy_plan(&self, seed: u32) -> Plan {
+            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
+            plan_greedy(&self.problem, &self.tables, seed, &cfg)
+        }
+    }
 
     /// The cells a unit locked at `lock` covers, sorted: the member set the references lock at.
     pub fn target_of(sp: &UnitSpace, lock: &Lock) -> Vec<(i64, i64)> {
@@ -632,7 +678,6 @@ pub(crate) mod test_util {
 #[cfg(test)]
 mod mode_tests {
     use super::*;
-    use crate::plan::{plan_greedy, PlanConfig, Weights};
     use std::time::Duration;
 
     /// A mode's name reads back as the mode, from a tag too.
@@ -654,15 +699,9 @@ mod mode_tests {
     /// `encode_after`'s text under their own name.
     #[test]
     fn spell_returns_the_text_with_the_mode_that_spelt_it() {
-        let json = include_str!("../../problems/sample_hex.json");
-        let problem = Problem::from_json(json, std::path::Path::new("sample")).unwrap();
-        let tables = Tables::new(&problem);
-        let phrases = Phrases::official();
-        let table = PhraseTable::new(&phrases);
-        let encoder = Encoder::new(&problem, &tables, &table);
-        let ct = CharTables::new(&table, &tables.spaces, problem.width);
-        let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-        let plan = plan_greedy(&problem, &tables, problem.seeds[0], &cfg);
+        let setup = test_util::Setup::new(include_str!("../../problems/sample_hex.json"));
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
+        let plan = setup.greedy_plan(setup.problem.seeds[0]);
         let open = Opening::default();
         let chars = encoder.spell(&plan, open, Mode::Chars, Some(&ct), None, 0.0);
         let by_chars = encoder.encode_chars(&ct, &plan, None, &mut CharStats::default());
