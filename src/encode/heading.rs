@@ -9,6 +9,10 @@
 //! keep going that way); for a unit that rotates ([`CW`], [`CCW`]) it is a relaxation (a walk
 //! such as E, CW, W, CCW returns to its start), so a programme over it gives upper bounds.
 //!
+//! Positions are those of [`crate::plan::space`]: a pivot (x, y), y growing downwards, and a
+//! canonical orientation; a row is one value of y, west and east are x decreasing and
+//! increasing along it, and the turns change the orientation in place.
+//!
 //! Headings are indices into the programmes' value tables: the first [`LINE`] serve a unit
 //! that cannot rotate ([`super::line`], [`super::forward`]), all [`ALL`] a unit that can
 //! ([`super::chars`]).
