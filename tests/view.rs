@@ -8,13 +8,13 @@ mod common;
 
 use common::{icfp_dir, official_problem, read_json};
 use hextris::engine::{evaluate, Command, Decoded, Game, Phrases, Problem};
-use hextris::view::{Replay, State};
+use hextris::view::{Frame, Replay};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 /// Checks a state against an engine game at the same frame.
-fn same(s: &State, g: &Game, what: &str) {
+fn same(s: &Frame, g: &Game, what: &str) {
     assert_eq!(s.game().board(), g.board(), "{what}: board");
     assert_eq!(s.game().piece(), g.piece(), "{what}: piece");
     assert_eq!(s.game().move_score(), g.move_score(), "{what}: move score");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the output of `hextris bench DIR -t 1,10,60` into the README's score-against-time table.
+"""Turns the output of `hextris bench DIR -t 1,10,60` into the score-against-time table of docs/results.md.
 
 Usage: tools/curve_table.py CURVE.txt [--leaderboard PATH]
 

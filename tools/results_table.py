@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turns the table of `hextris bench` into the README's results table.
+"""Turns the table of `hextris bench` into the results table of docs/results.md.
 
 Usage: tools/results_table.py BENCH.txt [NO_PHRASES_BENCH.txt] [--leaderboard PATH]
 

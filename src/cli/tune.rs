@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use crate::io::{load_problems, read_text, write_atomic};
 use crate::plan::Weights;
-use crate::solve::tune::{tune, Game, TuneConfig};
+use crate::solve::tune::{tune, ProblemSeed, TuneConfig};
 use crate::solve::Prepared;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -74,7 +74,7 @@ pub fn run(args: Args) -> Result<()> {
             } else {
                 &mut held
             };
-            set.push(Game {
+            set.push(ProblemSeed {
                 problem: p,
                 seed: seeds[0],
             });
@@ -83,13 +83,13 @@ pub fn run(args: Args) -> Result<()> {
         }
         for (i, &s) in seeds.iter().enumerate().take(2 * args.seeds_per_problem) {
             let set = if i % 2 == 0 { &mut train } else { &mut held };
-            set.push(Game {
+            set.push(ProblemSeed {
                 problem: p,
                 seed: s,
             });
         }
     }
-    let describe = |games: &[Game]| {
+    let describe = |games: &[ProblemSeed]| {
         games
             .iter()
             .map(|g| format!("{}/{}", g.problem.problem.id, g.seed))

@@ -308,10 +308,10 @@ fn render_html(args: &RenderArgs, out: &Path) -> Result<()> {
         ));
     }
     check_step(args.step, &replays[first])?;
-    let games: Vec<html::Game> = replays
+    let games: Vec<html::SeedReplay> = replays
         .iter()
         .zip(headings)
-        .map(|(replay, heading)| html::Game { replay, heading })
+        .map(|(replay, heading)| html::SeedReplay { replay, heading })
         .collect();
     let title = format!(
         "hextris · problem {} · {}",

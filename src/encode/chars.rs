@@ -2,12 +2,12 @@
 //! the phrase automaton ([`super::automaton`]), so that every occurrence counts, overlapping or
 //! spanning two units, and a lock command is a phrase character like any other.
 //!
-//! **Model.** Within one unit, the state of the search is the unit's position (pivot and
-//! canonical orientation, as in [`crate::plan::space`]), the automaton node, and what the no-repeat
-//! rule needs of the positions visited on the current row. A descent empties that set (no
-//! command climbs), so at a row entry the state is exact. Within a row the dynamic programme
-//! keeps only the last move (fresh, W, E, CW, CCW) and forbids its reversal: for a unit that
-//! cannot rotate this is exact (it can only keep going one way along a row), for the others it
+//! **Model.** Within one unit, the state of the search is the unit's position (pivot and canonical
+//! orientation, as in [`crate::plan::space`]), the automaton node, and what the no-repeat rule
+//! needs of the positions visited on the current row. A descent empties that set (no command
+//! climbs), so at a row entry the state is exact. Within a row the dynamic programme keeps only the
+//! last move, the [`super::heading`] (fresh, W, E, CW, CCW), and forbids its reversal: for a unit
+//! that cannot rotate this is exact (it can only keep going one way along a row), for the others it
 //! is a relaxation (a walk such as E, CW, W, CCW returns to its start), so the values are upper
 //! bounds. The values are computed bottom-up, row by row, with sweeps along each row until they
 //! settle; every row move costs a tiny penalty, so that among equal scores the shorter walk wins
@@ -35,9 +35,11 @@
 //! within 6 points; over four, some gained and some lost, for 2.6 to 4.5 times the time.)
 
 use super::automaton::{Automaton, Node};
-use super::{Encoder, PhraseTable};
-use crate::engine::{Board, Command};
+use super::heading::{self, CCW, CW, EAST, FRESH, WEST};
+use super::{Encoder, Phrase, PhraseTable, NEG};
+use crate::engine::{Board, Command, Problem};
 use crate::plan::{Bfs, LockKey, Placement, Plan, Sim, State, Tables, UnitSpace};
+use crate::work::Op;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
@@ -47,44 +49,13 @@ const SCALE: i32 = 64;
 /// Memory the encoder may keep the backward pass's values in, for the forward walk.
 const KEEP_BYTES: usize = 64 << 20;
 
-/// Value of an impossible state.
-const NEG: i32 = i32::MIN / 4;
-
-/// Last-move contexts.
-const FRESH: usize = 0;
-const CTX_W: usize = 1;
-const CTX_E: usize = 2;
-const CTX_CW: usize = 3;
-const CTX_CCW: usize = 4;
-
-/// The row moves and the context each leaves.
+/// The row moves and the heading each leaves.
 const ROW_MOVES: [(Command, usize); 4] = [
-    (Command::W, CTX_W),
-    (Command::E, CTX_E),
-    (Command::CW, CTX_CW),
-    (Command::CCW, CTX_CCW),
+    (Command::W, WEST),
+    (Command::E, EAST),
+    (Command::CW, CW),
+    (Command::CCW, CCW),
 ];
-
-/// Whether context `ctx` forbids command `c` (its reversal returns to the previous position).
-#[inline]
-fn forbidden(ctx: usize, c: Command) -> bool {
-    matches!(
-        (ctx, c),
-        (CTX_W, Command::E) | (CTX_E, Command::W) | (CTX_CW, Command::CCW) | (CTX_CCW, Command::CW)
-    )
-}
-
-/// The context after command `c`.
-#[inline]
-fn ctx_after(c: Command) -> usize {
-    match c {
-        Command::W => CTX_W,
-        Command::E => CTX_E,
-        Command::CW => CTX_CW,
-        Command::CCW => CTX_CCW,
-        _ => FRESH,
-    }
-}
 
 /// No compact index.
 const NONE: u32 = u32::MAX;
@@ -139,99 +110,35 @@ impl Region {
         // Only the rows a descent can reach from the spawn: the orientations of a unit whose
         // pivot lies far away occupy far-apart rows, and a target past the gap is unreachable
         // (without this the loops below would walk billions of empty rows).
-        let y_end = y_end.min(sp.rows_from(y0).end - 1);
-        if y_end < y0 {
+        let rows = y0..=y_end.min(sp.rows_from(y0).end - 1);
+        if rows.is_empty() {
             return false;
         }
         if let Some(c) = corridor {
-            let Some((cmds, _)) = sp.path(free, sp.spawn_state(), key, &mut bufs.bfs) else {
+            if !keep_corridor(sp, free, key, &rows, c, bufs) {
                 return false;
-            };
-            // Per row, the columns of the path's states.
-            let mut span: Vec<(i64, i64)> = vec![(i64::MAX, i64::MIN); (y_end - y0 + 1) as usize];
-            let mut s = sp.spawn_state();
-            let mut mark = |s: State| {
-                if let Some(r) = span.get_mut((s.y - y0) as usize) {
-                    *r = (r.0.min(s.x), r.1.max(s.x));
-                }
-            };
-            mark(s);
-            for &cmd in &cmds {
-                s = sp.step(s, cmd);
-                mark(s);
-            }
-            // Rows below the path's end (other states of the target's member set) take the
-            // last row's span.
-            let mut last = (i64::MIN, i64::MAX);
-            for (r, &(lo, hi)) in span.iter().enumerate() {
-                if lo <= hi {
-                    last = (lo, hi);
-                }
-                let y = y0 + r as i64;
-                for o in 0..sp.k {
-                    let Some((b, n)) = sp.row(o, y) else {
-                        continue;
-                    };
-                    let x_lo = sp.x_lo(o);
-                    keep_range(
-                        &mut bufs.reach[b..b + n],
-                        last.0.saturating_sub(c) - x_lo,
-                        last.1.saturating_add(c) - x_lo,
-                    );
-                }
             }
         }
-        // Alive: can reach a target, by moves along rows and descents (a flood bottom-up).
-        bufs.alive.clear();
-        bufs.alive.resize(sp.states, false);
-        let moves: &[Command] = if !sp.rotates() {
-            &[Command::W, Command::E]
-        } else {
-            &[Command::W, Command::E, Command::CW, Command::CCW]
-        };
-        let mut row: Vec<State> = Vec::new();
-        for y in (y0..=y_end).rev() {
-            row.clear();
-            for o in 0..sp.k {
-                row.extend(
-                    sp.free_in_row(&bufs.reach, o, y)
-                        .filter(|&s| sp.is_free(free, s)),
-                );
-            }
-            let mut stack: Vec<State> = Vec::new();
-            for &s in &row {
-                let i = sp.index(s).expect("free states lie in the box");
-                let down = [Command::SW, Command::SE].iter().any(|&c| {
-                    let n = sp.step(s, c);
-                    sp.index(n).is_some_and(|j| bufs.alive[j])
-                });
-                if down || targets.contains(&s) {
-                    bufs.alive[i] = true;
-                    stack.push(s);
-                }
-            }
-            while let Some(s) = stack.pop() {
-                for &c in moves {
-                    // A state from which `c` leads to `s`: the reverse move.
-                    let back = match c {
-                        Command::W => Command::E,
-                        Command::E => Command::W,
-                        Command::CW => Command::CCW,
-                        _ => Command::CW,
-                    };
-                    let p = sp.step(s, back);
-                    if !sp.is_free(free, p) || !sp.is_free(&bufs.reach, p) {
-                        continue;
-                    }
-                    let j = sp.index(p).expect("free states lie in the box");
-                    if !bufs.alive[j] {
-                        bufs.alive[j] = true;
-                        stack.push(p);
-                    }
-                }
-            }
+        mark_alive(sp, free, &targets, &rows, bufs);
+        self.index_rows(sp, free, &rows, bufs);
+        let s0 = sp.spawn_state();
+        self.spawn = sp.index(s0).map_or(NONE, |i| self.compact[i]);
+        if self.spawn == NONE {
+            return false;
         }
-        for y in y0..=y_end {
+        self.link(sp, free, key);
+        true
+    }
+
+    /// Numbers the region's states row by row: the reachable free states marked alive.
+    fn index_rows(
+        &mut self,
+        sp: &UnitSpace,
+        free: &[u64],
+        rows: &std::ops::RangeInclusive<i64>,
+        bufs: &Bufs,
+    ) {
+        for y in rows.clone() {
             let first = self.states.len() as u32;
             for o in 0..sp.k {
                 for s in sp.free_in_row(&bufs.reach, o, y) {
@@ -244,11 +151,11 @@ impl Region {
             }
             self.rows.push((first, self.states.len() as u32));
         }
-        let s0 = sp.spawn_state();
-        self.spawn = sp.index(s0).map_or(NONE, |i| self.compact[i]);
-        if self.spawn == NONE {
-            return false;
-        }
+    }
+
+    /// The transitions between the region's states, and the commands that lock each at the
+    /// target.
+    fn link(&mut self, sp: &UnitSpace, free: &[u64], key: LockKey) {
         for &s in &self.states {
             let next = std::array::from_fn(|c| {
                 let cmd = Command::ALL[c];
@@ -264,7 +171,6 @@ impl Region {
                 0
             });
         }
-        true
     }
 
     /// Whether the commands `cmds` can be played from some state of the region through its
@@ -289,6 +195,111 @@ impl Region {
     fn row_of(&self, y0: i64, y: i64) -> std::ops::Range<usize> {
         let (a, b) = self.rows[(y - y0) as usize];
         a as usize..b as usize
+    }
+}
+
+/// Keeps in `bufs.reach` only the states within `c` columns of a shortest path from the spawn
+/// to the target `key`, row by row (rows below the path's end, other states of the target's
+/// member set, take the path's last row's columns); false when no path exists.
+fn keep_corridor(
+    sp: &UnitSpace,
+    free: &[u64],
+    key: LockKey,
+    rows: &std::ops::RangeInclusive<i64>,
+    c: i64,
+    bufs: &mut Bufs,
+) -> bool {
+    let Some((cmds, _)) = sp.path(free, sp.spawn_state(), key, &mut bufs.bfs) else {
+        return false;
+    };
+    let y0 = *rows.start();
+    // Per row, the columns of the path's states.
+    let mut span: Vec<(i64, i64)> = vec![(i64::MAX, i64::MIN); rows.clone().count()];
+    let mut s = sp.spawn_state();
+    let mut mark = |s: State| {
+        if let Some(r) = span.get_mut((s.y - y0) as usize) {
+            *r = (r.0.min(s.x), r.1.max(s.x));
+        }
+    };
+    mark(s);
+    for &cmd in &cmds {
+        s = sp.step(s, cmd);
+        mark(s);
+    }
+    let mut last = (i64::MIN, i64::MAX);
+    for (r, &(lo, hi)) in span.iter().enumerate() {
+        if lo <= hi {
+            last = (lo, hi);
+        }
+        let y = y0 + r as i64;
+        for o in 0..sp.k {
+            let Some((b, n)) = sp.row(o, y) else {
+                continue;
+            };
+            let x_lo = sp.x_lo(o);
+            keep_range(
+                &mut bufs.reach[b..b + n],
+                last.0.saturating_sub(c) - x_lo,
+                last.1.saturating_add(c) - x_lo,
+            );
+        }
+    }
+    true
+}
+
+/// Marks in `bufs.alive` the states of `bufs.reach` that can reach one of `targets` by moves
+/// along rows and descents: a flood bottom-up, row by row, each row from the states that
+/// descend into an alive state or are targets, then back along the row's moves.
+fn mark_alive(
+    sp: &UnitSpace,
+    free: &[u64],
+    targets: &[State],
+    rows: &std::ops::RangeInclusive<i64>,
+    bufs: &mut Bufs,
+) {
+    bufs.alive.clear();
+    bufs.alive.resize(sp.states, false);
+    let moves = Command::usable(sp.rotates())
+        .iter()
+        .filter(|c| !c.is_descent());
+    let mut row: Vec<State> = Vec::new();
+    let mut stack: Vec<State> = Vec::new();
+    for y in rows.clone().rev() {
+        row.clear();
+        for o in 0..sp.k {
+            row.extend(
+                sp.free_in_row(&bufs.reach, o, y)
+                    .filter(|&s| sp.is_free(free, s)),
+            );
+        }
+        for &s in &row {
+            let i = sp.index(s).expect("free states lie in the box");
+            let down = [Command::SW, Command::SE].iter().any(|&c| {
+                let n = sp.step(s, c);
+                sp.index(n).is_some_and(|j| bufs.alive[j])
+            });
+            if down || targets.contains(&s) {
+                bufs.alive[i] = true;
+                stack.push(s);
+            }
+        }
+        while let Some(s) = stack.pop() {
+            for &c in moves.clone() {
+                // A state from which `c` leads to `s`: the reverse move.
+                let Some(back) = c.reverse() else {
+                    continue;
+                };
+                let p = sp.step(s, back);
+                if !sp.is_free(free, p) || !sp.is_free(&bufs.reach, p) {
+                    continue;
+                }
+                let j = sp.index(p).expect("free states lie in the box");
+                if !bufs.alive[j] {
+                    bufs.alive[j] = true;
+                    stack.push(p);
+                }
+            }
+        }
     }
 }
 
@@ -394,11 +405,12 @@ fn values(
     out: &mut Values,
 ) {
     let na = ac.len();
-    let ctxs = if !sp.rotates() { 3 } else { 5 };
-    crate::work::add(
-        crate::work::Op::CharsCell,
-        (region.states.len() * ctxs * na) as u64,
-    );
+    let ctxs = if !sp.rotates() {
+        heading::LINE
+    } else {
+        heading::ALL
+    };
+    crate::work::add(Op::CharsCell, (region.states.len() * ctxs * na) as u64);
     out.ctxs = ctxs;
     out.nodes = na;
     out.vals.clear();
@@ -497,18 +509,18 @@ fn values(
             for ctx in 0..ctxs {
                 cand.clear();
                 match ctx {
-                    CTX_CW | CTX_CCW => {
+                    CW | CCW => {
                         cand.extend_from_slice(&base[r * na..(r + 1) * na]);
-                        max_into(cand, if ctx == CTX_CW { tcw } else { tccw });
+                        max_into(cand, if ctx == CW { tcw } else { tccw });
                         max_into(cand, tw);
                         max_into(cand, te);
                     }
                     _ => {
                         cand.extend_from_slice(common);
-                        if ctx != CTX_E {
+                        if ctx != EAST {
                             max_into(cand, tw);
                         }
-                        if ctx != CTX_W {
+                        if ctx != WEST {
                             max_into(cand, te);
                         }
                     }
@@ -600,7 +612,7 @@ impl Walk<'_> {
             let n = region.next[i][c as usize];
             let locks = lm >> c as u8 & 1 == 1;
             if !locks {
-                if n == NONE || forbidden(node.ctx as usize, c) {
+                if n == NONE || heading::forbids(node.ctx as usize, c) {
                     continue;
                 }
                 let t = region.states[n as usize];
@@ -615,7 +627,7 @@ impl Walk<'_> {
                 } else {
                     let pen = if c.is_descent() { 0 } else { 1 };
                     (
-                        self.vals.at(n as usize, ctx_after(c), a2 as usize),
+                        self.vals.at(n as usize, heading::after(c), a2 as usize),
                         node.g + gain - pen,
                     )
                 };
@@ -626,7 +638,7 @@ impl Walk<'_> {
                     g + h,
                     SearchNode {
                         i: if locks { node.i } else { n },
-                        ctx: ctx_after(c) as u8,
+                        ctx: heading::after(c) as u8,
                         a: a2,
                         g,
                         parent: ni,
@@ -685,6 +697,15 @@ impl Walk<'_> {
             }
         }
         None
+    }
+
+    /// The best path by A* within `budget` expansions or, past that, a valid one found depth
+    /// first within as many nodes; `None` when neither finds one.
+    fn search(&self, a0: Node, budget: usize, stats: &mut CharStats) -> Option<String> {
+        self.astar(a0, budget, &mut stats.expansions).or_else(|| {
+            stats.depth_first += 1;
+            self.depth_first(a0, budget)
+        })
     }
 
     /// A valid path found depth first, the most promising child first, backtracking from dead
@@ -803,10 +824,7 @@ impl UnitWalk<'_> {
                 gains: &gains,
                 terminal: self.terminal,
             };
-            let Some(text) = w.astar(a0, budget, &mut stats.expansions).or_else(|| {
-                stats.depth_first += 1;
-                w.depth_first(a0, budget)
-            }) else {
+            let Some(text) = w.search(a0, budget, stats) else {
                 break;
             };
             let (value, counts) = self.exact(a0, &text);
@@ -1038,6 +1056,459 @@ pub struct CharStats {
     pub depth_first: usize,
 }
 
+/// Search expansions the A* search of one unit may spend per compact state of its region...
+const BUDGET_PER_STATE: usize = 64;
+/// ...and besides, whatever the region's size.
+const BUDGET_BASE: usize = 4096;
+
+/// The A* search's budget for a unit whose region has `states` compact states: a few dozen
+/// expansions per state, so that it grows with the unit's freedom. Past it the walk falls back
+/// to the depth-first search, which is given as many nodes (see [`Walk::search`]).
+fn search_budget(states: usize) -> usize {
+    BUDGET_PER_STATE * states + BUDGET_BASE
+}
+
+/// The board before each unit of `plan`, from the problem's initial board.
+fn boards_before(problem: &Problem, plan: &Plan) -> Vec<Board> {
+    let mut boards = Vec::with_capacity(plan.placements.len());
+    let mut sim = Sim::new(problem);
+    for pl in &plan.placements {
+        boards.push(sim.board.clone());
+        sim.lock(problem, pl.unit, pl.lock.state);
+    }
+    boards
+}
+
+/// The text spelt so far, where it leaves both automata (the full one and the repetition one),
+/// and which phrases it has used: the one place the text is read back, for the opening and
+/// after every unit alike.
+struct SoFar {
+    text: String,
+    full: Node,
+    rep: Node,
+    /// Per phrase of the table: whether the text spells it.
+    used: Vec<bool>,
+}
+
+impl SoFar {
+    /// Nothing spelt, for a table of `phrases` phrases.
+    fn new(phrases: usize) -> SoFar {
+        SoFar {
+            text: String::new(),
+            full: 0,
+            rep: 0,
+            used: vec![false; phrases],
+        }
+    }
+
+    /// Appends `text`, following it on both automata (case-folded, as the engine reads it).
+    fn push(&mut self, ct: &CharTables, text: &str) {
+        for b in text.bytes() {
+            let b = b.to_ascii_lowercase();
+            self.full = ct.full.step(self.full, b);
+            self.rep = ct.rep.step(self.rep, b);
+            for &p in ct.full.ends(self.full) {
+                self.used[ct.full_ids[p as usize]] = true;
+            }
+        }
+        self.text.push_str(text);
+    }
+}
+
+/// An unused phrase that `text` ends inside (a span begun by the unit before): how many of its
+/// characters the text ends with (the longest such prefix, 0 for none, never the whole
+/// phrase), and the descents of the rest.
+fn begun(phrase: &Phrase, text: &str) -> (usize, usize) {
+    let d = (1..phrase.text.len())
+        .rev()
+        .find(|&d| text.ends_with(&phrase.text[..d]))
+        .unwrap_or(0);
+    let rest = phrase.cmds[d..].iter().filter(|c| c.is_descent()).count();
+    (d, rest)
+}
+
+/// The phrases whose first use one unit's walk counts (see the module doc), as indices into
+/// the phrase table.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct FirstUses {
+    /// Unused phrases the unit can spell on its way down (it can play them, they need no more
+    /// rows than it falls, and its region fits their commands), and the rest of a phrase the
+    /// unit before began.
+    wanted: Vec<usize>,
+    /// Unused phrases too long for the unit's way down but not for it and the next unit's
+    /// together: the unit may begin them, its lock a character of the phrase.
+    spans: Vec<usize>,
+    /// The phrases of the unit's automaton: the repeated ones, the wanted ones and the spans,
+    /// sorted (empty when no first use is counted).
+    ids: Vec<usize>,
+}
+
+impl FirstUses {
+    /// Whether the walk counts no first use: the repetition automaton serves.
+    fn is_empty(&self) -> bool {
+        self.wanted.is_empty() && self.spans.is_empty()
+    }
+
+    /// Whether phrase `p` counts once, for its first use.
+    fn once(&self, p: usize) -> bool {
+        self.wanted.contains(&p) || self.spans.contains(&p)
+    }
+
+    /// The values of the unit automaton's patterns (`ids`, in order): a wanted phrase's or a
+    /// span's first use counts once; the repeated phrases, and those, at every occurrence.
+    fn pattern_values(&self, ct: &CharTables) -> PatternValues {
+        let repeated = |p: usize| self.once(p) || ct.rep_ids.contains(&p);
+        PatternValues {
+            first: self
+                .ids
+                .iter()
+                .map(|&p| if self.once(p) { ct.first[p] } else { 0 })
+                .collect(),
+            repeat: self
+                .ids
+                .iter()
+                .map(|&p| if repeated(p) { ct.repeat[p] } else { 0 })
+                .collect(),
+        }
+    }
+
+    /// The node gains of the unit automaton `ac` for the next unit, which may finish a span:
+    /// there only the spans' first uses count (a wanted phrase that this unit spells would
+    /// otherwise count twice), and the repeated phrases' occurrences.
+    fn next_gains(&self, ct: &CharTables, ac: &Automaton) -> Vec<i32> {
+        CharTables::gains(ac, &self.ids, |p| {
+            if self.spans.contains(&p) {
+                ct.first[p] + ct.repeat[p]
+            } else if ct.rep_ids.contains(&p) {
+                ct.repeat[p]
+            } else {
+                0
+            }
+        })
+    }
+}
+
+/// The automata of the units that count first uses, one per set of phrases, each built once
+/// per encoding.
+#[derive(Default)]
+struct FreshAutomata {
+    map: rustc_hash::FxHashMap<Vec<usize>, Fresh>,
+}
+
+impl FreshAutomata {
+    /// The automaton of the table's phrases `ids`, with its maps from the full automaton and
+    /// to the repetition one.
+    fn get(&mut self, table: &PhraseTable, ct: &CharTables, ids: &[usize]) -> &Fresh {
+        self.map.entry(ids.to_vec()).or_insert_with(|| {
+            let texts: Vec<&str> = ids
+                .iter()
+                .map(|&p| table.phrases[p].text.as_str())
+                .collect();
+            let ac = Automaton::new(&texts);
+            Fresh {
+                of_full: ac.map_from(&ct.full),
+                rep_of: ct.rep.map_from(&ac),
+                ac,
+            }
+        })
+    }
+}
+
+/// What the backward pass leaves for the forward walk.
+#[derive(Default)]
+struct Backward {
+    /// Node gains of the repetition automaton: the repeated phrases' occurrences.
+    gains: Vec<i32>,
+    /// Per unit (and one past the last: the game's end, worth nothing), per node of the
+    /// repetition automaton: the value of entering the unit at its spawn in that node, counting
+    /// repetitions only; the *terminal* values of the unit before. Zero before the opening's end.
+    enter: Vec<Vec<i32>>,
+    /// Per unit: its region and values, kept while they fit in [`KEEP_BYTES`], so that a unit
+    /// the forward walk values on the repetition automaton again needs no new programme.
+    saved: Vec<Option<(Region, Values)>>,
+}
+
+/// The buffers one encoding reuses from unit to unit.
+#[derive(Default)]
+struct Scratch {
+    bufs: Bufs,
+    /// The region and values of the unit in hand.
+    region: Region,
+    vals: Values,
+    /// The region and values of the next unit, for spans.
+    next_region: Region,
+    next_vals: Values,
+    fresh: FreshAutomata,
+}
+
+/// One plan being spelt by the character encoder: what every stage reads.
+struct Spelling<'a> {
+    encoder: &'a Encoder<'a>,
+    ct: &'a CharTables,
+    plan: &'a Plan,
+    /// The board before each unit.
+    boards: Vec<Board>,
+    deadline: Option<Instant>,
+    back: Backward,
+}
+
+impl Spelling<'_> {
+    fn space(&self, u: usize) -> &UnitSpace {
+        &self.encoder.tables.spaces[self.plan.placements[u].unit]
+    }
+
+    /// The rows unit `u` passes through (see [`fall_rows`]).
+    fn rows(&self, u: usize) -> usize {
+        fall_rows(self.encoder.tables, &self.plan.placements[u])
+    }
+
+    /// The backward pass over the units from `first` on (see [`Backward`]); `None` past the
+    /// deadline.
+    fn backward(
+        &self,
+        first: usize,
+        scratch: &mut Scratch,
+        stats: &mut CharStats,
+    ) -> Option<Backward> {
+        let (ct, n) = (self.ct, self.plan.placements.len());
+        let rep = &ct.rep;
+        let Scratch {
+            bufs, region, vals, ..
+        } = scratch;
+        let mut back = Backward {
+            gains: CharTables::gains(rep, &ct.rep_ids, |p| ct.repeat[p]),
+            enter: vec![vec![0; rep.len()]; n + 1],
+            saved: (0..n).map(|_| None).collect(),
+        };
+        let mut kept = 0usize;
+        for u in (first..n).rev() {
+            if crate::stop::passed(self.deadline) {
+                return None;
+            }
+            let sp = self.space(u);
+            sp.free_map(&self.boards[u], &mut bufs.free);
+            let free = std::mem::take(&mut bufs.free);
+            let key = self.plan.placements[u].lock.key;
+            if region.build(sp, &free, key, ct.corridor, bufs) {
+                let (head, tail) = back.enter.split_at_mut(u + 1);
+                values(sp, region, rep, &back.gains, &tail[0], bufs, vals);
+                stats.states += region.states.len();
+                let s0 = region.spawn as usize;
+                head[u] = (0..rep.len()).map(|a| vals.at(s0, FRESH, a)).collect();
+                // The forward walk needs these values again unless the unit spells a first
+                // use: keep them while they fit.
+                let bytes = vals.vals.len() * 4 + region.states.len() * 48;
+                if kept + bytes <= KEEP_BYTES {
+                    kept += bytes;
+                    region.compact = Vec::new();
+                    back.saved[u] = Some((std::mem::take(region), std::mem::take(vals)));
+                }
+            }
+            bufs.free = free;
+        }
+        Some(back)
+    }
+
+    /// The phrases whose first use unit `u`'s walk counts, after the text `so_far`, the unit's
+    /// region being `region`.
+    fn first_uses(&self, u: usize, so_far: &SoFar, region: &Region) -> FirstUses {
+        let (ct, table) = (self.ct, self.encoder.table);
+        let unit = self.plan.placements[u].unit;
+        // A phrase needs as many rows as it has descents, but for the last one, which may be
+        // the lock; the unit goes down only from its spawn to its lock.
+        let rows = self.rows(u);
+        let unused = ct.full_ids.iter().copied().filter(|&p| !so_far.used[p]);
+        let wanted: Vec<usize> = unused
+            .clone()
+            .filter(|&p| {
+                let (d, rest) = begun(&table.phrases[p], &so_far.text);
+                let fits = ct.playable[unit][p]
+                    && ct.descents[p] <= rows
+                    && region.fits(&table.phrases[p].cmds);
+                (d > 0 && rest <= rows) || fits
+            })
+            .collect();
+        let spans: Vec<usize> = match (u + 1 < self.plan.placements.len()).then(|| self.rows(u + 1))
+        {
+            Some(next_rows) => unused
+                .filter(|&p| {
+                    !wanted.contains(&p)
+                        && ct.descents[p] > rows
+                        && ct.descents[p] < rows + next_rows
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let mut uses = FirstUses {
+            wanted,
+            spans,
+            ids: Vec::new(),
+        };
+        if !uses.is_empty() {
+            let mut ids: Vec<usize> = ct.rep_ids.clone();
+            ids.extend(uses.wanted.iter().chain(&uses.spans).copied());
+            ids.sort();
+            ids.dedup();
+            uses.ids = ids;
+        }
+        uses
+    }
+
+    /// What the next unit makes of each node of `fresh`'s automaton when it may finish one of
+    /// `uses.spans`: its values at its spawn, the unit after it valued by the backward pass.
+    /// `None` when the next unit's region cannot be built.
+    fn span_values(
+        &self,
+        u: usize,
+        fresh: &Fresh,
+        uses: &FirstUses,
+        bufs: &mut Bufs,
+        next: (&mut Region, &mut Values),
+        stats: &mut CharStats,
+    ) -> Option<Vec<i32>> {
+        let (next_region, next_vals) = next;
+        let q = &self.plan.placements[u + 1];
+        let nsp = self.space(u + 1);
+        // The next unit's region: kept from the backward pass, or built.
+        let region = match &self.back.saved[u + 1] {
+            Some((r, _)) => r,
+            None => {
+                let mut nfree = Vec::new();
+                nsp.free_map(&self.boards[u + 1], &mut nfree);
+                if !next_region.build(nsp, &nfree, q.lock.key, self.ct.corridor, bufs) {
+                    return None;
+                }
+                &*next_region
+            }
+        };
+        let after: Vec<i32> = fresh
+            .rep_of
+            .iter()
+            .map(|&r| self.back.enter[u + 2][r as usize])
+            .collect();
+        let gains = uses.next_gains(self.ct, &fresh.ac);
+        values(nsp, region, &fresh.ac, &gains, &after, bufs, next_vals);
+        stats.states += region.states.len();
+        let s0 = region.spawn as usize;
+        Some(
+            (0..fresh.ac.len())
+                .map(|a| next_vals.at(s0, FRESH, a))
+                .collect(),
+        )
+    }
+
+    /// Unit `u`'s text from the programme's values, on free map `free`, after the text
+    /// `so_far`; `None` when its region cannot be built or its searches find no path (the
+    /// caller falls back to a plain path).
+    fn walk_unit(
+        &self,
+        u: usize,
+        free: &[u64],
+        so_far: &SoFar,
+        scratch: &mut Scratch,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        let ct = self.ct;
+        let sp = self.space(u);
+        let key = self.plan.placements[u].lock.key;
+        let Scratch {
+            bufs,
+            region,
+            vals,
+            next_region,
+            next_vals,
+            fresh,
+        } = scratch;
+        // The region: kept from the backward pass, or built again.
+        let (region, kept_vals) = match &self.back.saved[u] {
+            Some((r, v)) => (r, Some(v)),
+            None => {
+                if !region.build(sp, free, key, ct.corridor, bufs) {
+                    return None;
+                }
+                (&*region, None)
+            }
+        };
+        let uses = self.first_uses(u, so_far, region);
+        let budget = search_budget(region.states.len());
+        if uses.is_empty() {
+            // Repetitions only: the backward pass's values serve, kept or computed again.
+            let terminal = &self.back.enter[u + 1];
+            let vals = match kept_vals {
+                Some(v) => v,
+                None => {
+                    values(sp, region, &ct.rep, &self.back.gains, terminal, bufs, vals);
+                    stats.states += region.states.len();
+                    &*vals
+                }
+            };
+            let walk = Walk {
+                sp,
+                region,
+                vals,
+                ac: &ct.rep,
+                gains: &self.back.gains,
+                terminal,
+            };
+            return walk.search(so_far.rep, budget, stats);
+        }
+        let f = fresh.get(self.encoder.table, ct, &uses.ids);
+        // The terminal values: the backward pass's, raised by what the next unit makes of a
+        // span begun here.
+        let mut terminal: Vec<i32> = f
+            .rep_of
+            .iter()
+            .map(|&r| self.back.enter[u + 1][r as usize])
+            .collect();
+        if !uses.spans.is_empty() {
+            let next = (next_region, next_vals);
+            if let Some(span) = self.span_values(u, f, &uses, bufs, next, stats) {
+                for (t, v) in terminal.iter_mut().zip(span) {
+                    if possible(v) {
+                        *t = (*t).max(v);
+                    }
+                }
+            }
+        }
+        let unit = UnitWalk {
+            sp,
+            region,
+            ac: &f.ac,
+            values: &uses.pattern_values(ct),
+            terminal: &terminal,
+        };
+        let effort = Effort {
+            budget,
+            rounds: FIRST_USE_ROUNDS,
+            deadline: self.deadline,
+        };
+        unit.best(f.of_full[so_far.full as usize], effort, bufs, vals, stats)
+    }
+
+    /// Unit `u`'s text: the walk's, or the plain shortest path when the walk finds none. It
+    /// always locks the unit at its planned lock.
+    fn spell_unit(
+        &self,
+        u: usize,
+        so_far: &SoFar,
+        scratch: &mut Scratch,
+        stats: &mut CharStats,
+    ) -> String {
+        let sp = self.space(u);
+        sp.free_map(&self.boards[u], &mut scratch.bufs.free);
+        let free = std::mem::take(&mut scratch.bufs.free);
+        let text = self
+            .walk_unit(u, &free, so_far, scratch, stats)
+            .unwrap_or_else(|| {
+                stats.fallbacks += 1;
+                let key = self.plan.placements[u].lock.key;
+                super::plain_text(sp, &free, sp.spawn_state(), key, &mut scratch.bufs.bfs)
+            });
+        scratch.bufs.free = free;
+        text
+    }
+}
+
 impl Encoder<'_> {
     /// Spells `plan` with the character encoder. `None` when the deadline passes first (the
     /// caller keeps its other encoding). The text always replays without error.
@@ -1054,6 +1525,11 @@ impl Encoder<'_> {
     /// As [`Encoder::encode_chars`], the plan's first `opening.units` placements taken as spelt
     /// by `opening.text` (the caller's promise: that text locks exactly them): only the rest is
     /// spelt, from the automaton's node after the opening and with its phrases counted as used.
+    ///
+    /// The stages: the boards before each unit; the backward pass over the units after the
+    /// opening ([`Backward`]); the opening followed on the automata ([`SoFar`]); then unit after
+    /// unit, the phrases whose first use counts ([`FirstUses`]), their automaton
+    /// ([`FreshAutomata`]), the next unit's values for spans, and the walk with its fallbacks.
     pub fn encode_chars_after(
         &self,
         ct: &CharTables,
@@ -1062,292 +1538,29 @@ impl Encoder<'_> {
         deadline: Option<Instant>,
         stats: &mut CharStats,
     ) -> Option<String> {
-        let problem = self.problem;
         let n = plan.placements.len();
         let first = opening.units.min(n);
-        // The boards before each unit.
-        let mut boards: Vec<Board> = Vec::with_capacity(n);
-        let mut sim = Sim::new(problem);
-        for pl in &plan.placements {
-            boards.push(sim.board.clone());
-            sim.lock(problem, pl.unit, pl.lock.state);
-        }
-        let late = || crate::stop::passed(deadline);
-        let mut bufs = Bufs::default();
-        let mut region = Region::default();
-        let mut vals = Values::default();
-        // Backward: the value of entering each unit at its spawn, per node of the repetition
-        // automaton, repetitions only.
-        let rep = &ct.rep;
-        let rep_gains = CharTables::gains(rep, &ct.rep_ids, |p| ct.repeat[p]);
-        let mut enter: Vec<Vec<i32>> = vec![vec![0; rep.len()]; n + 1];
-        let mut saved: Vec<Option<(Region, Values)>> = (0..n).map(|_| None).collect();
-        let mut kept = 0usize;
-        for u in (first..n).rev() {
-            if late() {
+        let mut spelling = Spelling {
+            encoder: self,
+            ct,
+            plan,
+            boards: boards_before(self.problem, plan),
+            deadline,
+            back: Backward::default(),
+        };
+        let mut scratch = Scratch::default();
+        spelling.back = spelling.backward(first, &mut scratch, stats)?;
+        let mut so_far = SoFar::new(self.table.phrases.len());
+        so_far.push(ct, opening.text);
+        for u in first..n {
+            if crate::stop::passed(deadline) {
                 return None;
             }
-            let pl = &plan.placements[u];
-            let sp = &self.tables.spaces[pl.unit];
-            sp.free_map(&boards[u], &mut bufs.free);
-            let free = std::mem::take(&mut bufs.free);
-            if region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs) {
-                let (head, tail) = enter.split_at_mut(u + 1);
-                values(sp, &region, rep, &rep_gains, &tail[0], &mut bufs, &mut vals);
-                stats.states += region.states.len();
-                let s0 = region.spawn as usize;
-                head[u] = (0..rep.len()).map(|a| vals.at(s0, FRESH, a)).collect();
-                // The forward walk needs these values again unless the unit spells a first
-                // use: keep them while they fit.
-                let bytes = vals.vals.len() * 4 + region.states.len() * 48;
-                if kept + bytes <= KEEP_BYTES {
-                    kept += bytes;
-                    region.compact = Vec::new();
-                    saved[u] = Some((std::mem::take(&mut region), std::mem::take(&mut vals)));
-                }
-            }
-            bufs.free = free;
+            let text = spelling.spell_unit(u, &so_far, &mut scratch, stats);
+            so_far.push(ct, &text);
         }
-        // Forward: spell unit after unit, following both automata.
-        let full = &ct.full;
-        let mut out = String::from(opening.text);
-        let mut used = vec![false; self.table.phrases.len()];
-        let (mut a_full, mut a_rep): (Node, Node) = (0, 0);
-        for b in opening.text.to_ascii_lowercase().bytes() {
-            a_full = full.step(a_full, b);
-            a_rep = rep.step(a_rep, b);
-            for &p in full.ends(a_full) {
-                used[ct.full_ids[p as usize]] = true;
-            }
-        }
-        let mut cache: rustc_hash::FxHashMap<Vec<usize>, Fresh> = Default::default();
-        // The next unit's region and values, for spans (see below).
-        let (mut next_region, mut next_vals) = (Region::default(), Values::default());
-        for (u, pl) in plan.placements.iter().enumerate().skip(first) {
-            if late() {
-                return None;
-            }
-            let sp = &self.tables.spaces[pl.unit];
-            sp.free_map(&boards[u], &mut bufs.free);
-            let free = std::mem::take(&mut bufs.free);
-            // While a phrase this unit can play is unused, the unit is valued on the automaton
-            // of every phrase, its first use included; otherwise on the repetition automaton.
-            // A phrase needs as many rows as it has descents, but for the last one, which may
-            // be the lock; the unit goes down only from its spawn to its lock.
-            let rows = fall_rows(self.tables, pl);
-            // An unused phrase the text so far ends inside (a span begun by the unit before):
-            // how much of it is spelt, and the descents of the rest.
-            let begun = |p: usize| -> (usize, usize) {
-                let ph = &self.table.phrases[p];
-                let d = (1..ph.text.len())
-                    .rev()
-                    .find(|&d| out.ends_with(&ph.text[..d]))
-                    .unwrap_or(0);
-                let rest = ph.cmds[d..].iter().filter(|c| c.is_descent()).count();
-                (d, rest)
-            };
-            let maybe = |p: usize| !used[p] && ct.playable[pl.unit][p] && ct.descents[p] <= rows;
-            let mut text = None;
-            // The region: kept from the backward pass, or built again.
-            let built = match &saved[u] {
-                Some(_) => true,
-                None => region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs),
-            };
-            if built {
-                let (reg, kept_vals) = match &saved[u] {
-                    Some((r, v)) => (r, Some(v)),
-                    None => (&region, None),
-                };
-                // While a phrase this unit can play somewhere on its way is unused, the unit is
-                // valued on an automaton holding it, its first use included; so is the rest of
-                // a phrase the unit before began.
-                let wanted: Vec<usize> = ct
-                    .full_ids
-                    .iter()
-                    .copied()
-                    .filter(|&p| {
-                        if used[p] {
-                            return false;
-                        }
-                        let (d, rest) = begun(p);
-                        (d > 0 && rest <= rows)
-                            || (maybe(p) && reg.fits(&self.table.phrases[p].cmds))
-                    })
-                    .collect();
-                // Spans: an unused phrase too long for this unit's way down but not for it and
-                // the next one's together may begin here, its lock a character of the phrase,
-                // and end in the next unit. The next unit is valued on the same automaton
-                // first, and what it makes of each node is this unit's terminal value.
-                let next_rows = plan
-                    .placements
-                    .get(u + 1)
-                    .map(|q| fall_rows(self.tables, q));
-                let spans: Vec<usize> = match next_rows {
-                    Some(nr) => ct
-                        .full_ids
-                        .iter()
-                        .copied()
-                        .filter(|&p| {
-                            !used[p]
-                                && !wanted.contains(&p)
-                                && ct.descents[p] > rows
-                                && ct.descents[p] < rows + nr
-                        })
-                        .collect(),
-                    None => Vec::new(),
-                };
-                let budget = 64 * reg.states.len() + 4096;
-                text = if !wanted.is_empty() || !spans.is_empty() {
-                    // The automaton of the repeated phrases and the wanted ones, built once per
-                    // set of wanted phrases.
-                    let mut ids: Vec<usize> = ct.rep_ids.clone();
-                    ids.extend(wanted.iter().copied());
-                    ids.extend(spans.iter().copied());
-                    ids.sort();
-                    ids.dedup();
-                    let f = cache.entry(ids.clone()).or_insert_with(|| {
-                        let texts: Vec<&str> = ids
-                            .iter()
-                            .map(|&p| self.table.phrases[p].text.as_str())
-                            .collect();
-                        let ac = Automaton::new(&texts);
-                        Fresh {
-                            of_full: ac.map_from(full),
-                            rep_of: rep.map_from(&ac),
-                            ac,
-                        }
-                    });
-                    let mut terminal: Vec<i32> =
-                        f.rep_of.iter().map(|&r| enter[u + 1][r as usize]).collect();
-                    if !spans.is_empty() {
-                        let q = &plan.placements[u + 1];
-                        let nsp = &self.tables.spaces[q.unit];
-                        // The next unit's region: kept from the backward pass, or built.
-                        let next = match &saved[u + 1] {
-                            Some((r, _)) => Some(r),
-                            None => {
-                                let mut nfree = Vec::new();
-                                nsp.free_map(&boards[u + 1], &mut nfree);
-                                next_region
-                                    .build(nsp, &nfree, q.lock.key, ct.corridor, &mut bufs)
-                                    .then_some(&next_region)
-                            }
-                        };
-                        if let Some(next_region) = next {
-                            let after: Vec<i32> =
-                                f.rep_of.iter().map(|&r| enter[u + 2][r as usize]).collect();
-                            // There, only the spans' first uses count: a wanted phrase that this
-                            // unit spells would otherwise count twice.
-                            let next_gains = CharTables::gains(&f.ac, &ids, |p| {
-                                if spans.contains(&p) {
-                                    ct.first[p] + ct.repeat[p]
-                                } else if ct.rep_ids.contains(&p) {
-                                    ct.repeat[p]
-                                } else {
-                                    0
-                                }
-                            });
-                            values(
-                                nsp,
-                                next_region,
-                                &f.ac,
-                                &next_gains,
-                                &after,
-                                &mut bufs,
-                                &mut next_vals,
-                            );
-                            stats.states += next_region.states.len();
-                            let s0 = next_region.spawn as usize;
-                            for (a, t) in terminal.iter_mut().enumerate() {
-                                let v = next_vals.at(s0, FRESH, a);
-                                if possible(v) {
-                                    *t = (*t).max(v);
-                                }
-                            }
-                        }
-                    }
-                    // A wanted phrase's or a span's first use counts once; the repeated
-                    // phrases count at every occurrence.
-                    let once = |p: usize| wanted.contains(&p) || spans.contains(&p);
-                    let values_of = PatternValues {
-                        first: ids
-                            .iter()
-                            .map(|&p| if once(p) { ct.first[p] } else { 0 })
-                            .collect(),
-                        repeat: ids
-                            .iter()
-                            .map(|&p| {
-                                if once(p) || ct.rep_ids.contains(&p) {
-                                    ct.repeat[p]
-                                } else {
-                                    0
-                                }
-                            })
-                            .collect(),
-                    };
-                    let unit = UnitWalk {
-                        sp,
-                        region: reg,
-                        ac: &f.ac,
-                        values: &values_of,
-                        terminal: &terminal,
-                    };
-                    unit.best(
-                        f.of_full[a_full as usize],
-                        Effort {
-                            budget,
-                            rounds: FIRST_USE_ROUNDS,
-                            deadline,
-                        },
-                        &mut bufs,
-                        &mut vals,
-                        stats,
-                    )
-                } else {
-                    let terminal = &enter[u + 1];
-                    let v = match kept_vals {
-                        Some(v) => v,
-                        None => {
-                            values(sp, reg, rep, &rep_gains, terminal, &mut bufs, &mut vals);
-                            stats.states += reg.states.len();
-                            &vals
-                        }
-                    };
-                    let w = Walk {
-                        sp,
-                        region: reg,
-                        vals: v,
-                        ac: rep,
-                        gains: &rep_gains,
-                        terminal,
-                    };
-                    w.astar(a_rep, budget, &mut stats.expansions).or_else(|| {
-                        stats.depth_first += 1;
-                        w.depth_first(a_rep, budget)
-                    })
-                };
-            }
-            let text = text.unwrap_or_else(|| {
-                stats.fallbacks += 1;
-                let (cmds, end) = sp
-                    .path(&free, sp.spawn_state(), pl.lock.key, &mut bufs.bfs)
-                    .expect("a planned lock is reachable");
-                let lock = sp.lock_cmds(&free, end);
-                let lock = Command::from_index((0..6).find(|&c| lock >> c & 1 == 1).unwrap());
-                cmds.iter().chain([&lock]).map(|c| c.char()).collect()
-            });
-            for b in text.bytes() {
-                a_full = full.step(a_full, b);
-                a_rep = rep.step(a_rep, b);
-                for &p in full.ends(a_full) {
-                    used[ct.full_ids[p as usize]] = true;
-                }
-            }
-            out.push_str(&text);
-            bufs.free = free;
-        }
-        stats.pops += bufs.pops;
-        Some(out)
+        stats.pops += scratch.bufs.pops;
+        Some(so_far.text)
     }
 }
 
@@ -1710,36 +1923,30 @@ mod tests {
 
 #[cfg(test)]
 mod opening_tests {
-    use crate::encode::{CharStats, CharTables, Encoder, Opening, PhraseTable};
-    use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{plan_greedy, text_of_opening, PlanConfig, Tables, Weights};
+    use crate::encode::test_util::{Setup, SAMPLES};
+    use crate::encode::{CharStats, Opening};
+    use crate::engine::evaluate;
+    use crate::plan::text_of_opening;
 
     /// Spelling a plan after an opening taken from the encoder's own text for it gives that
     /// text back (the units after the cut are valued and walked exactly as in the whole
     /// encoding), at every cut; and the text replays to the planned locks.
     #[test]
     fn an_opening_of_its_own_text_gives_the_same_text() {
-        for text in [
-            include_str!("../../problems/sample_hex.json"),
-            include_str!("../../problems/sample_wide.json"),
-        ] {
-            let problem = Problem::from_json(text, std::path::Path::new("sample")).unwrap();
-            let tables = Tables::new(&problem);
-            let phrases = Phrases::official();
-            let table = PhraseTable::new(&phrases);
-            let encoder = Encoder::new(&problem, &tables, &table);
-            let ct = CharTables::new(&table, &tables.spaces, problem.width);
+        for json in SAMPLES {
+            let setup = Setup::new(json);
+            let (problem, phrases) = (&setup.problem, &setup.phrases);
+            let (encoder, ct) = (setup.encoder(), setup.char_tables());
             let seed = problem.seeds[0];
-            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-            let plan = plan_greedy(&problem, &tables, seed, &cfg);
+            let plan = setup.greedy_plan(seed);
             let mut stats = CharStats::default();
             let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
-            let e = evaluate(&problem, seed, &whole, &phrases);
+            let e = evaluate(problem, seed, &whole, phrases);
             assert!(!e.end.is_error());
             assert_eq!(e.locked as usize, plan.placements.len());
             let n = plan.placements.len();
             for units in [0, 1, n / 3, n / 2, n - 1, n] {
-                let opening = text_of_opening(&problem, seed, &whole, units).unwrap();
+                let opening = text_of_opening(problem, seed, &whole, units).unwrap();
                 let again = encoder
                     .encode_chars_after(
                         &ct,
@@ -1760,9 +1967,9 @@ mod opening_tests {
 
 #[cfg(test)]
 mod span_tests {
-    use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
-    use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{plan_greedy, PlanConfig, Tables, Weights};
+    use crate::encode::test_util::Setup;
+    use crate::encode::CharStats;
+    use crate::engine::evaluate;
 
     /// On an 8-row board no unit falls far enough to spell "necronomicon", "vigintillion",
     /// "cthulhu fhtagn!", "john bigboote" or "case nightmare green" alone: the character
@@ -1777,12 +1984,9 @@ mod span_tests {
             {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
             {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
             {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
-        let problem = Problem::from_json(json, std::path::Path::new("t")).unwrap();
-        let tables = Tables::new(&problem);
-        let phrases = Phrases::official();
-        let table = PhraseTable::new(&phrases);
-        let encoder = Encoder::new(&problem, &tables, &table);
-        let ct = CharTables::new(&table, &tables.spaces, problem.width);
+        let setup = Setup::new(json);
+        let (problem, phrases) = (&setup.problem, &setup.phrases);
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
         let long = [
             "necronomicon",
             "vigintillion",
@@ -1792,12 +1996,11 @@ mod span_tests {
         ];
         let mut spanned = 0;
         for &seed in &problem.seeds {
-            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-            let plan = plan_greedy(&problem, &tables, seed, &cfg);
+            let plan = setup.greedy_plan(seed);
             let text = encoder
                 .encode_chars(&ct, &plan, None, &mut CharStats::default())
                 .unwrap();
-            let e = evaluate(&problem, seed, &text, &phrases);
+            let e = evaluate(problem, seed, &text, phrases);
             assert!(!e.end.is_error(), "seed {seed}: {}", e.end);
             assert_eq!(e.locked as usize, plan.placements.len());
             spanned += phrases
@@ -1815,9 +2018,9 @@ mod span_tests {
 
 #[cfg(test)]
 mod first_use_tests {
-    use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
-    use crate::engine::{evaluate, Phrases, Problem};
-    use crate::plan::{plan_greedy, PlanConfig, Tables, Weights};
+    use crate::encode::test_util::Setup;
+    use crate::encode::CharStats;
+    use crate::engine::evaluate;
 
     /// Regression: the first unit of a game on an empty 15 x 20 board (problem 13's size), with
     /// every phrase unused, spelt "ei!" again and again, each occurrence valued as a first use
@@ -1827,18 +2030,14 @@ mod first_use_tests {
         let json = r#"{"id":13,"width":15,"height":20,"filled":[],"sourceLength":1,
             "sourceSeeds":[0],"units":[{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":0,"y":1}],
             "pivot":{"x":0,"y":0}}]}"#;
-        let problem = Problem::from_json(json, std::path::Path::new("tall")).unwrap();
-        let tables = Tables::new(&problem);
-        let phrases = Phrases::official();
-        let table = PhraseTable::new(&phrases);
-        let encoder = Encoder::new(&problem, &tables, &table);
-        let ct = CharTables::new(&table, &tables.spaces, problem.width);
-        let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-        let plan = plan_greedy(&problem, &tables, 0, &cfg);
+        let setup = Setup::new(json);
+        let (problem, phrases) = (&setup.problem, &setup.phrases);
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
+        let plan = setup.greedy_plan(0);
         let text = encoder
             .encode_chars(&ct, &plan, None, &mut CharStats::default())
             .unwrap();
-        let e = evaluate(&problem, 0, &text, &phrases);
+        let e = evaluate(problem, 0, &text, phrases);
         let distinct = e.phrase_counts.iter().filter(|&&n| n > 0).count();
         assert!(!e.end.is_error());
         // Measured: "blue hadeskpppkyuggothe laundrynecronomicon", 4 phrases and 1,280 points;
@@ -1848,5 +2047,242 @@ mod first_use_tests {
             "{text:?}: {} points, {distinct} phrases",
             e.power_score
         );
+    }
+}
+
+#[cfg(test)]
+mod stage_tests {
+    use super::*;
+    use crate::encode::test_util::{Setup, SAMPLES};
+    use crate::encode::{CharStats, PhraseTable};
+    use crate::engine::{evaluate, Phrases, Problem};
+    use crate::plan::{gen_locks, Lock, Scratch as PlanScratch, Tables};
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashSet;
+
+    /// The states of `sp` reachable from `from` through free states (every usable command),
+    /// `from` included when free.
+    fn reachable(sp: &UnitSpace, free: &[u64], from: State) -> HashSet<State> {
+        let mut seen = HashSet::new();
+        let mut stack = vec![from];
+        while let Some(s) = stack.pop() {
+            if sp.index(s).is_none() || !sp.is_free(free, s) || !seen.insert(s) {
+                continue;
+            }
+            for &c in Command::usable(sp.rotates()) {
+                stack.push(sp.step(s, c));
+            }
+        }
+        seen
+    }
+
+    /// A region holds exactly the states reachable from the spawn from which the target can
+    /// still be reached (without a corridor), every one of them can reach a lock through the
+    /// region's own transitions, and the spawn is among them.
+    #[test]
+    fn a_region_holds_the_states_on_some_way_to_the_target() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(31);
+        let mut checked = 0;
+        for case in 0..400 {
+            let (w, h) = (rng.gen_range(3..=6), rng.gen_range(3..=6));
+            let unit = crate::testkit::random_unit(&mut rng, 3, 0.4);
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (2, 0.3), &[unit], (1, &[0]));
+            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            let tables = Tables::new(&p);
+            let mut scratch = PlanScratch::default();
+            if !gen_locks(&tables, 0, &p.board, &mut scratch) || scratch.locks.is_empty() {
+                continue;
+            }
+            let lock: Lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
+            let sp = &tables.spaces[0];
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut region = Region::default();
+            assert!(
+                region.build(sp, &free, lock.key, None, &mut Bufs::default()),
+                "case {case}: {json}"
+            );
+            let on_the_way: HashSet<State> = reachable(sp, &free, sp.spawn_state())
+                .into_iter()
+                .filter(|&s| {
+                    reachable(sp, &free, s)
+                        .iter()
+                        .any(|&t| sp.is_lock_state(&free, t, lock.key))
+                })
+                .collect();
+            let got: HashSet<State> = region.states.iter().copied().collect();
+            assert_eq!(got, on_the_way, "case {case}: {json}");
+            assert_eq!(region.states[region.spawn as usize], sp.spawn_state());
+            // Every state reaches a lock through the region's transitions.
+            let mut alive: Vec<bool> = region.locks.iter().map(|&m| m != 0).collect();
+            loop {
+                let mut changed = false;
+                for i in 0..region.states.len() {
+                    if !alive[i]
+                        && region.next[i]
+                            .iter()
+                            .any(|&n| n != NONE && alive[n as usize])
+                    {
+                        alive[i] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            assert!(alive.iter().all(|&a| a), "case {case}: {json}");
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked} cases");
+    }
+
+    /// `begun` finds the longest proper prefix of a phrase that a text ends with, and the
+    /// descents of the rest of the phrase.
+    #[test]
+    fn begun_finds_the_part_of_a_phrase_already_spelt() {
+        let phrases = Phrases::official();
+        let table = PhraseTable::new(&phrases);
+        let ia = table
+            .phrases
+            .iter()
+            .find(|p| p.text == "ia! ia!")
+            .expect("an official phrase");
+        let descents_from = |d: usize| ia.cmds[d..].iter().filter(|c| c.is_descent()).count();
+        assert_eq!(begun(ia, "bbbia! i"), (5, descents_from(5)));
+        assert_eq!(begun(ia, "bbbi"), (1, descents_from(1)));
+        assert_eq!(begun(ia, "bbb"), (0, ia.descents));
+        // The whole phrase is not begun but done; its own prefix "ia!" is begun again.
+        assert_eq!(begun(ia, "ia! ia!"), (3, descents_from(3)));
+    }
+
+    /// The stages on a whole game of the sample problems: the boards are those before each
+    /// lock; the values the backward pass keeps are those the programme computes again; the
+    /// text followed on the automata records the phrases the engine counts, piece by piece as
+    /// at once; each unit's first uses are unused phrases, spans too long for the unit alone
+    /// but not for it and the next; and the stages run one by one give the encoder's text.
+    #[test]
+    fn the_stages_keep_their_contracts_on_a_sample_game() {
+        for json in SAMPLES {
+            let setup = Setup::new(json);
+            let (problem, table, phrases) = (&setup.problem, &setup.table, &setup.phrases);
+            let (encoder, ct) = (setup.encoder(), setup.char_tables());
+            let seed = problem.seeds[0];
+            let plan = setup.greedy_plan(seed);
+            let n = plan.placements.len();
+            let mut stats = CharStats::default();
+            let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
+
+            let mut spelling = Spelling {
+                encoder: &encoder,
+                ct: &ct,
+                plan: &plan,
+                boards: boards_before(problem, &plan),
+                deadline: None,
+                back: Backward::default(),
+            };
+            assert_eq!(spelling.boards.len(), n);
+            assert_eq!(spelling.boards[0], problem.board);
+            let mut free = Vec::new();
+            for (u, pl) in plan.placements.iter().enumerate() {
+                let sp = spelling.space(u);
+                sp.free_map(&spelling.boards[u], &mut free);
+                assert!(
+                    sp.is_lock_state(&free, pl.lock.state, pl.lock.key),
+                    "unit {u}"
+                );
+            }
+
+            let mut scratch = Scratch::default();
+            spelling.back = spelling.backward(0, &mut scratch, &mut stats).unwrap();
+            assert!(spelling.back.enter[n].iter().all(|&v| v == 0));
+            let mut kept = 0;
+            for u in 0..n {
+                let Some((region, vals)) = &spelling.back.saved[u] else {
+                    continue;
+                };
+                let sp = spelling.space(u);
+                sp.free_map(&spelling.boards[u], &mut free);
+                let (mut again, mut again_vals) = (Region::default(), Values::default());
+                let key = plan.placements[u].lock.key;
+                assert!(again.build(sp, &free, key, ct.corridor, &mut scratch.bufs));
+                assert_eq!(again.states, region.states, "unit {u}");
+                let terminal = &spelling.back.enter[u + 1];
+                let gains = &spelling.back.gains;
+                values(
+                    sp,
+                    &again,
+                    &ct.rep,
+                    gains,
+                    terminal,
+                    &mut scratch.bufs,
+                    &mut again_vals,
+                );
+                assert_eq!(again_vals.vals, vals.vals, "unit {u}");
+                kept += 1;
+            }
+            assert!(kept > 0);
+
+            let mut so_far = SoFar::new(table.phrases.len());
+            for u in 0..n {
+                let region = match &spelling.back.saved[u] {
+                    Some((r, _)) => r,
+                    None => {
+                        let sp = spelling.space(u);
+                        sp.free_map(&spelling.boards[u], &mut free);
+                        let key = plan.placements[u].lock.key;
+                        assert!(scratch.region.build(
+                            sp,
+                            &free,
+                            key,
+                            ct.corridor,
+                            &mut scratch.bufs
+                        ));
+                        &scratch.region
+                    }
+                };
+                let uses = spelling.first_uses(u, &so_far, region);
+                let rows = spelling.rows(u);
+                for &p in uses.wanted.iter().chain(&uses.spans) {
+                    assert!(!so_far.used[p], "unit {u}: phrase {p} used already");
+                    assert!(
+                        uses.ids.binary_search(&p).is_ok(),
+                        "unit {u}: {p} not in the ids"
+                    );
+                }
+                for &p in &uses.spans {
+                    assert!(!uses.wanted.contains(&p));
+                    assert!(u + 1 < n, "the last unit has no span");
+                    let next = spelling.rows(u + 1);
+                    assert!(ct.descents[p] > rows && ct.descents[p] < rows + next);
+                }
+                assert!(uses.ids.windows(2).all(|w| w[0] < w[1]));
+                assert_eq!(uses.ids.is_empty(), uses.is_empty());
+                let text = spelling.spell_unit(u, &so_far, &mut scratch, &mut stats);
+                so_far.push(&ct, &text);
+            }
+            assert_eq!(so_far.text, whole);
+
+            // Followed piece by piece or at once, the automata end in the same nodes, and the
+            // phrases used are those the engine counts.
+            let mut at_once = SoFar::new(table.phrases.len());
+            at_once.push(&ct, &whole.to_ascii_uppercase());
+            assert_eq!(
+                (at_once.full, at_once.rep, &at_once.used),
+                (so_far.full, so_far.rep, &so_far.used)
+            );
+            let e = evaluate(problem, seed, &whole, phrases);
+            for &p in &ct.full_ids {
+                let counted = e.phrase_counts[table.phrases[p].score_index] > 0;
+                assert_eq!(
+                    so_far.used[p], counted,
+                    "phrase {:?}",
+                    table.phrases[p].text
+                );
+            }
+        }
     }
 }

@@ -8,7 +8,8 @@
 //! Coordinates are those of [`crate::plan::space`]: states `(x, y, o)` with canonical
 //! orientations, rows of the unit's [`RowMask`] layout.
 
-use super::unit::{Job, NEG};
+use super::unit::Job;
+use super::NEG;
 use crate::plan::bits;
 use crate::plan::{RowMask, State, UnitSpace};
 

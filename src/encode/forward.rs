@@ -26,17 +26,11 @@
 //! the encoders' business, and the planner would otherwise chase it unit after unit.
 
 use super::automaton::{Automaton, Node};
+use super::heading::{EAST, FRESH, WEST};
 use super::PhraseTable;
+use super::NEG;
 use crate::engine::Command;
 use crate::plan::{Lock, UnitSpace};
-
-/// Value of an impossible state.
-const NEG: i32 = i32::MIN / 4;
-
-/// Headings along a row.
-const FRESH: usize = 0;
-const WEST: usize = 1;
-const EAST: usize = 2;
 
 /// How many characters ahead the potential of a node looks: the next unit's first few (a
 /// chain such as "ia! ia!" goes on in four, " ia!"). Looking eight ahead credited nodes that

@@ -10,15 +10,12 @@
 //! none of its first-row positions is the blocked neighbour; it ends going west, going east or
 //! fresh according to its last command. The walk checks the visited positions exactly.
 
-use super::unit::{Job, RowVisited, NEG};
+use super::heading::{after_along_row, forbids, EAST, FRESH, WEST};
+use super::unit::{Job, RowVisited};
 use super::walk::Spelt;
+use super::NEG;
 use crate::engine::Command;
 use crate::plan::{Bfs, State};
-
-/// How the unit arrived on its row.
-const FRESH: usize = 0;
-const WEST: usize = 1;
-const EAST: usize = 2;
 
 /// Per word of the job: the heading after the word, and which neighbours of the start (west,
 /// east) its first-row positions use, per start-row parity.
@@ -34,8 +31,7 @@ impl LineWords {
         for (w, geo) in job.geometry.iter().enumerate() {
             let last = job.words[w].chars().last().map(Command::decode);
             tail.push(match last {
-                Some(crate::engine::Decoded::Command(Command::W)) => WEST,
-                Some(crate::engine::Decoded::Command(Command::E)) => EAST,
+                Some(crate::engine::Decoded::Command(c)) => after_along_row(c),
                 _ => FRESH,
             });
             uses.push(std::array::from_fn(|p| match geo {
@@ -280,8 +276,7 @@ pub fn walk(
         }
         for (c, h) in [(Command::W, WEST), (Command::E, EAST)] {
             let n = sp.step(s, c);
-            let blocked = (heading == WEST && h == EAST) || (heading == EAST && h == WEST);
-            if !blocked && !visited.contains(&(n.x, n.o)) {
+            if !forbids(heading, c) && !visited.contains(&(n.x, n.o)) {
                 consider(val(n, h), 0, Step::Move(c, n, h), &mut best);
             }
         }

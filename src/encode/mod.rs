@@ -1,14 +1,18 @@
 //! Encoders: turn a [`Plan`] (a lock per unit) into the command string of a whole game.
 //!
-//! Three modes: [`Mode::Plain`] spells the shortest path to each lock in plain characters;
-//! [`Mode::Greedy`] and [`Mode::Dp`] spell phrases of power on the way (see [`unit`]). Every unit
-//! ends with a lock at exactly the member set the plan chose, so the board evolves as planned
-//! whatever the mode.
+//! Four modes: [`Mode::Plain`] spells the shortest path to each lock in plain characters;
+//! [`Mode::Greedy`] and [`Mode::Dp`] spell phrases of power on the way, word by word (see
+//! [`mod@unit`]); [`Mode::Chars`] spells them character by character ([`chars`]), so that every
+//! occurrence counts, at up to tens of times the DP encoder's cost. Every unit ends with a lock
+//! at exactly the member set the plan chose, so the board evolves as planned whatever the mode.
+//! [`Encoder::spell`] takes any mode and returns the text with the mode that spelt it
+//! ([`Spelling`]), so that a caller knows it as data.
 
 pub mod automaton;
 pub mod chars;
 pub mod comps;
 pub mod forward;
+pub mod heading;
 pub mod line;
 pub mod phrases;
 pub mod unit;
@@ -17,13 +21,18 @@ pub mod walk;
 pub use chars::{CharStats, CharTables};
 pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
-use crate::engine::{Phrases, Problem};
-use crate::plan::{Bfs, Plan, Sim, Tables};
+use crate::engine::{Command, Phrases, Problem};
+use crate::plan::{Bfs, LockKey, Plan, Sim, State, Tables, UnitSpace};
 use crate::work::Op;
 use comps::Comps;
 use std::time::Instant;
 use unit::{Job, UnitGeometry};
 use walk::Spelt;
+
+/// Value of an impossible state in the encoders' dynamic programmes: far enough below zero
+/// that adding the gains of any path to it stays far below every possible value, and far
+/// enough above `i32::MIN` that it never overflows.
+pub const NEG: i32 = i32::MIN / 4;
 
 /// Margin on the greedy encoder's expected time for the units left, when a late DP encoding
 /// hands over to it (see [`Encoder::encode_after`]).
@@ -40,16 +49,22 @@ pub struct Opening<'t> {
 /// How to spell a plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// The shortest path to each lock, in plain characters.
     Plain,
+    /// Per unit, words inserted greedily on the way down ([`walk::greedy`]).
     Greedy,
+    /// Per unit, words chosen by a dynamic programme over row components ([`walk::dp`], or
+    /// [`mod@line`] for a unit that cannot rotate), the greedy walk kept where it does better.
     Dp,
-    /// The character encoder ([`chars`]): its own entry points, [`Encoder::encode_chars`] and
-    /// [`Encoder::encode_chars_after`].
+    /// The whole game character by character on the phrase automaton ([`chars`]); where it
+    /// cannot finish before the deadline, [`Encoder::spell`] spells the plan with [`Mode::Dp`].
     Chars,
 }
 
 impl Mode {
-    /// The mode's name in the solver's tags.
+    pub const ALL: [Mode; 4] = [Mode::Plain, Mode::Greedy, Mode::Dp, Mode::Chars];
+
+    /// The mode's name in the solver's tags, which end with it.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Plain => "plain",
@@ -58,6 +73,29 @@ impl Mode {
             Mode::Chars => "chars",
         }
     }
+
+    /// The mode of a name ([`Mode::name`]).
+    pub fn from_name(name: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    /// The mode a solver's tag names: its last word that is a mode's name (a tag ends with
+    /// the mode that spelt the game, and a stored game's tag may have more after it). A stored
+    /// game keeps no other record of its spelling than its tag, and this is the one place it
+    /// is read back.
+    pub fn of_tag(tag: &str) -> Option<Mode> {
+        tag.split_whitespace().rev().find_map(Mode::from_name)
+    }
+}
+
+/// A plan spelt: its text and the mode that spelt it (which may differ from the mode asked
+/// for: see [`Mode::Chars`]).
+#[derive(Clone, Debug)]
+pub struct Spelling {
+    pub text: String,
+    pub mode: Mode,
+    /// What the character encoder did, when it was asked for.
+    pub stats: CharStats,
 }
 
 /// The encoder of one problem and one phrase table.
@@ -121,6 +159,38 @@ impl<'a> Encoder<'a> {
         encoder
     }
 
+    /// Spells `plan` with any `mode` (see [`Encoder::encode_after`] for `opening`, `deadline` and
+    /// `greedy_unit`) and says which mode spelt it. [`Mode::Chars`] needs the character
+    /// encoder's tables `chars`; when it cannot finish before the deadline, the plan is spelt
+    /// with [`Mode::Dp`] instead (which ends early rather than not at all). The other modes
+    /// ignore `chars`.
+    ///
+    /// # Panics
+    /// With [`Mode::Chars`] and no tables.
+    pub fn spell(
+        &self,
+        plan: &Plan,
+        opening: Opening,
+        mode: Mode,
+        chars: Option<&CharTables>,
+        deadline: Option<Instant>,
+        greedy_unit: f64,
+    ) -> Spelling {
+        let mut stats = CharStats::default();
+        if mode == Mode::Chars {
+            let ct = chars.expect("Mode::Chars needs the character encoder's tables");
+            if let Some(text) = self.encode_chars_after(ct, plan, opening, deadline, &mut stats) {
+                return Spelling { text, mode, stats };
+            }
+        }
+        let mode = if mode == Mode::Chars { Mode::Dp } else { mode };
+        Spelling {
+            text: self.encode_after(plan, opening, mode, deadline, greedy_unit),
+            mode,
+            stats,
+        }
+    }
+
     /// Spells a whole plan. Past `deadline`, it stops after the unit in hand: the string then
     /// ends early (a valid, shorter game). Plain paths spell the first unit whatever the time
     /// (one short search), so that a plan never gives an empty answer.
@@ -135,6 +205,12 @@ impl<'a> Encoder<'a> {
     /// left before `deadline` falls below what the greedy one would need for the units left, at
     /// `greedy_unit` seconds a unit (with a margin): a DP encoding that runs late then still
     /// spells a whole game instead of ending it early. 0 never hands over.
+    ///
+    /// The modes that spell unit by unit: [`Mode::Chars`], which spells the whole game at once
+    /// and may not finish, is [`Encoder::spell`]'s or [`Encoder::encode_chars_after`]'s.
+    ///
+    /// # Panics
+    /// With [`Mode::Chars`].
     pub fn encode_after(
         &self,
         plan: &Plan,
@@ -166,6 +242,10 @@ impl<'a> Encoder<'a> {
         greedy_unit: f64,
         b: &mut Buffers,
     ) -> String {
+        assert!(
+            mode != Mode::Chars,
+            "Mode::Chars spells through Encoder::spell"
+        );
         let mut sim = Sim::new(self.problem);
         let mut out = String::from(opening.text);
         // The engine counts the opening's phrases, as it scores them.
@@ -209,13 +289,13 @@ impl<'a> Encoder<'a> {
                 start: space.spawn_state(),
             };
             let spelt = match mode {
-                Mode::Plain => None,
+                Mode::Plain | Mode::Chars => None,
                 Mode::Greedy => {
                     b.comps.build(&job, None);
                     let order = self.greedy_order(&used);
                     walk::greedy(&job, &b.comps, &order, &mut b.bfs)
                 }
-                Mode::Dp | Mode::Chars => {
+                Mode::Dp => {
                     let mut bonus: Vec<i32> = self
                         .table
                         .phrases
@@ -327,7 +407,7 @@ impl<'a> Encoder<'a> {
 /// spelling its way to each lock, times `weight`. With the character-level programme
 /// ([`forward::Forward`], [`PhraseValuer::with_chars`]) the value counts every character, the
 /// lock's included, and carries the phrase automaton's node from unit to unit; otherwise it is
-/// the word-level forward programme of [`line`] (exact up to the visited positions), whose
+/// the word-level forward programme of [`mod@line`] (exact up to the visited positions), whose
 /// first uses count during the first `bonus_units` units. Units that can rotate get nothing:
 /// their phrase potential follows the depth of the lock, which the heuristic values already (a
 /// forward programme over their row components cost several plans' time and showed no gain in
@@ -433,7 +513,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         line::forward(&job, &lw, wval, &mut self.line);
         out.extend(locks.iter().map(|l| {
             let v = line::forward_at(&job, &self.line, l.state);
-            if v > unit::NEG {
+            if v > NEG {
                 (v as f64 * self.weight, 0)
             } else {
                 (0.0, 0)
@@ -454,16 +534,27 @@ fn work_ops(mode: Mode) -> (Op, Op) {
 
 /// The shortest path to the unit's lock in plain characters.
 fn plain_unit(job: &Job, bfs: &mut Bfs) -> Spelt {
-    let (cmds, end) = job
-        .space
-        .path(job.free, job.start, job.target, bfs)
-        .expect("a planned lock is reachable");
-    let mut text: String = cmds.iter().map(|c| c.char()).collect();
-    text.push(job.lock_cmd(end).char());
     Spelt {
-        text,
+        text: plain_text(job.space, job.free, job.start, job.target, bfs),
         words: Vec::new(),
     }
+}
+
+/// The shortest path from `start` to lock `key` on free map `free`, in plain characters, ended
+/// by the first command that locks the unit there ([`Command::first_in`]): the text every
+/// encoder falls back to.
+pub(crate) fn plain_text(
+    space: &UnitSpace,
+    free: &[u64],
+    start: State,
+    key: LockKey,
+    bfs: &mut Bfs,
+) -> String {
+    let (cmds, end) = space
+        .path(free, start, key, bfs)
+        .expect("a planned lock is reachable");
+    let lock = Command::first_in(space.lock_cmds(free, end)).expect("a target state can lock");
+    cmds.iter().chain([&lock]).map(|c| c.char()).collect()
 }
 
 /// The shortest path to each lock, in plain characters, each ended by a locking command.
@@ -511,9 +602,55 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
 /// Helpers shared by the encoders' tests.
 #[cfg(test)]
 pub(crate) mod test_util {
-    use crate::engine::{Command, Decoded};
-    use crate::plan::{Lock, UnitSpace};
+    use super::{CharTables, Encoder, PhraseTable};
+    use crate::engine::{Command, Decoded, Phrases, Problem};
+    use crate::plan::{plan_greedy, Lock, Plan, PlanConfig, Tables, UnitSpace, Weights};
     use rand::Rng;
+
+    /// The bundled sample problems: a small board and a wide one.
+    pub const SAMPLES: [&str; 2] = [
+        include_str!("../../problems/sample_hex.json"),
+        include_str!("../../problems/sample_wide.json"),
+    ];
+
+    /// A problem set up for spelling with the official phrases: what the encoders' tests of
+    /// whole games start from.
+    pub struct Setup {
+        pub problem: Problem,
+        pub tables: Tables,
+        pub phrases: Phrases,
+        pub table: PhraseTable,
+    }
+
+    impl Setup {
+        /// The problem of `json` with the official phrases.
+        pub fn new(json: &str) -> Setup {
+            let problem = Problem::from_json(json, std::path::Path::new("test")).unwrap();
+            let tables = Tables::new(&problem);
+            let phrases = Phrases::official();
+            let table = PhraseTable::new(&phrases);
+            Setup {
+                problem,
+                tables,
+                phrases,
+                table,
+            }
+        }
+
+        pub fn encoder(&self) -> Encoder<'_> {
+            Encoder::new(&self.problem, &self.tables, &self.table)
+        }
+
+        pub fn char_tables(&self) -> CharTables {
+            CharTables::new(&self.table, &self.tables.spaces, self.problem.width)
+        }
+
+        /// The greedy planner's plan of the whole game of `seed`, with the `balanced` weights.
+        pub fn greedy_plan(&self, seed: u32) -> Plan {
+            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
+            plan_greedy(&self.problem, &self.tables, seed, &cfg)
+        }
+    }
 
     /// The cells a unit locked at `lock` covers, sorted: the member set the references lock at.
     pub fn target_of(sp: &UnitSpace, lock: &Lock) -> Vec<(i64, i64)> {
@@ -552,5 +689,47 @@ pub(crate) mod test_util {
             }
         }
         v
+    }
+}
+
+#[cfg(test)]
+mod mode_tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A mode's name reads back as the mode, from a tag too.
+    #[test]
+    fn a_mode_is_named_and_read_back_from_its_tag() {
+        for m in Mode::ALL {
+            assert_eq!(Mode::from_name(m.name()), Some(m));
+            let tag = format!("hextris balanced#3 w16 from 12 {}", m.name());
+            assert_eq!(Mode::of_tag(&tag), Some(m));
+            assert_eq!(Mode::of_tag(&format!("{tag} (stored)")), Some(m));
+        }
+        assert_eq!(Mode::from_name("dpx"), None);
+        assert_eq!(Mode::of_tag("hextris low#0 w1 (stored)"), None);
+        assert_eq!(Mode::of_tag(""), None);
+    }
+
+    /// `spell` with [`Mode::Chars`] gives the character encoder's text and says so; past its
+    /// deadline it gives the DP encoder's (ended early) and says that; the other modes give
+    /// `encode_after`'s text under their own name.
+    #[test]
+    fn spell_returns_the_text_with_the_mode_that_spelt_it() {
+        let setup = test_util::Setup::new(include_str!("../../problems/sample_hex.json"));
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
+        let plan = setup.greedy_plan(setup.problem.seeds[0]);
+        let open = Opening::default();
+        let chars = encoder.spell(&plan, open, Mode::Chars, Some(&ct), None, 0.0);
+        let by_chars = encoder.encode_chars(&ct, &plan, None, &mut CharStats::default());
+        assert_eq!((chars.mode, Some(chars.text)), (Mode::Chars, by_chars));
+        let past = Some(Instant::now() - Duration::from_secs(1));
+        let late = encoder.spell(&plan, open, Mode::Chars, Some(&ct), past, 0.0);
+        assert_eq!(late.mode, Mode::Dp);
+        assert_eq!(late.text, encoder.encode(&plan, Mode::Dp, past));
+        for m in [Mode::Plain, Mode::Greedy, Mode::Dp] {
+            let s = encoder.spell(&plan, open, m, None, None, 0.0);
+            assert_eq!((s.mode, s.text), (m, encoder.encode(&plan, m, None)));
+        }
     }
 }

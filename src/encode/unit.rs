@@ -15,9 +15,6 @@ use super::comps::Comps;
 use crate::engine::Command;
 use crate::plan::{Bfs, LockKey, State, UnitSpace};
 
-/// Value of an impossible component in the dynamic programme.
-pub const NEG: i32 = i32::MIN / 4;
-
 /// A word's geometry for one unit (rotations reduced modulo the unit's distinct orientations),
 /// per start-row parity; `None` when the unit can never play it.
 pub type UnitGeometry = Option<[Vec<(i64, i64, u8)>; 2]>;
@@ -146,12 +143,7 @@ impl Job<'_> {
 
     /// A command that locks the unit at `s`.
     pub fn lock_cmd(&self, s: State) -> Command {
-        let m = self.space.lock_cmds(self.free, s);
-        Command::from_index(
-            (0..6)
-                .find(|&c| m >> c & 1 == 1)
-                .expect("a target state can lock"),
-        )
+        Command::first_in(self.space.lock_cmds(self.free, s)).expect("a target state can lock")
     }
 
     /// The in-row moves (E, W and, for units with several orientations, the rotations).

@@ -11,8 +11,9 @@
 //! rule).
 
 use super::comps::Comps;
-use super::unit::{Job, RowVisited, NEG};
+use super::unit::{Job, RowVisited};
 use super::PhraseTable;
+use super::NEG;
 use crate::engine::Command;
 use crate::plan::{Bfs, State};
 

@@ -80,11 +80,31 @@ impl Command {
         }
     }
 
+    /// The command that undoes this one along a row (W and E, CW and CCW), or `None` for a
+    /// descent, which nothing undoes: no command climbs.
+    pub const fn reverse(self) -> Option<Command> {
+        match self {
+            Command::W => Some(Command::E),
+            Command::E => Some(Command::W),
+            Command::CW => Some(Command::CCW),
+            Command::CCW => Some(Command::CW),
+            Command::SW | Command::SE => None,
+        }
+    }
+
     /// The four commands that move the pivot, in the order of [`Command::ALL`].
     pub const MOVES: [Command; 4] = [Command::W, Command::E, Command::SW, Command::SE];
 
     pub fn from_index(i: usize) -> Command {
         Command::ALL[i]
+    }
+
+    /// The first command of a set given as a bit mask (bit `c` for command `c`, as
+    /// [`crate::plan::UnitSpace::lock_cmds`] gives the commands that lock a unit), or `None`
+    /// for the empty set. Every encoder locks with this one when no phrase asks for another,
+    /// so that their plain texts agree.
+    pub fn first_in(mask: u8) -> Option<Command> {
+        (mask & 0b11_1111 != 0).then(|| Command::ALL[mask.trailing_zeros() as usize])
     }
 
     /// Decodes one character of a solution.
@@ -180,5 +200,17 @@ mod tests {
     fn unicode_capitals_lower_case_like_haskell() {
         assert_eq!(Command::decode('\u{212A}'), Decoded::Command(Command::CCW));
         assert_eq!(Command::decode('\u{130}'), Decoded::Command(Command::SW));
+    }
+
+    /// The first command of a mask is its lowest bit's, whatever else the mask holds.
+    #[test]
+    fn first_in_takes_the_lowest_command_of_a_mask() {
+        assert_eq!(Command::first_in(0), None);
+        for mask in 1u8..64 {
+            let want = (0..6)
+                .find(|&c| mask >> c & 1 == 1)
+                .map(Command::from_index);
+            assert_eq!(Command::first_in(mask), want, "{mask:#b}");
+        }
     }
 }

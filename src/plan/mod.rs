@@ -3,7 +3,7 @@
 //! [`Plan`]: the sequence of locks, which an encoder turns into commands.
 //!
 //! The planner simulates the game with the engine's own pieces ([`Board::place`],
-//! [`lock_unit`], [`Source`]); it never re-implements a rule.
+//! [`lock_unit`], [`crate::engine::Source`]); it never re-implements a rule.
 
 pub mod beam;
 pub mod bits;

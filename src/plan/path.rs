@@ -151,8 +151,7 @@ mod tests {
                 .path(&free, space.spawn_state(), lock.key, &mut bfs)
                 .unwrap();
             assert_eq!(space.key(end), lock.key);
-            let c = (0..6).find(|&c| lock.cmds >> c & 1 == 1).unwrap();
-            cmds.push(Command::from_index(c));
+            cmds.push(Command::first_in(lock.cmds).unwrap());
             let mut g = Game::new(&p, 0);
             let mut outcome = Outcome::Moved;
             for &cmd in &cmds {

@@ -727,9 +727,7 @@ mod tests {
                 assert_eq!(lock.cmds, space.lock_cmds(&free, lock.state), "case {case}");
                 // The path may end in another state of the same member set: it locks by its
                 // own commands.
-                let m = space.lock_cmds(&free, end);
-                let c = (0..6).find(|&c| m >> c & 1 == 1).unwrap();
-                cmds.push(Command::from_index(c));
+                cmds.push(Command::first_in(space.lock_cmds(&free, end)).unwrap());
                 let text: String = cmds.iter().map(|c| c.char()).collect();
                 let e = crate::engine::evaluate(&p, 0, &text, &Phrases::official());
                 assert!(!e.end.is_error(), "case {case}: {json} {text}: {}", e.end);

@@ -89,10 +89,9 @@ impl SeedTasks<'_> {
     /// is all a store says of how it was spelt: one spelt by the character encoder says so.
     pub fn stored(&self) -> Option<GameData> {
         let (tag, text) = self.cfg.starts.get(&(self.problem.id, self.seed))?;
-        let spelling = if tag.ends_with(" chars") || tag.contains(" chars ") {
-            Mode::Chars
-        } else {
-            Mode::Dp
+        let spelling = match Mode::of_tag(tag) {
+            Some(Mode::Chars) => Mode::Chars,
+            _ => Mode::Dp,
         };
         let e = evaluate(self.problem, self.seed, text, &self.cfg.phrases);
         if e.end.is_error() {
@@ -277,25 +276,17 @@ impl SeedTasks<'_> {
         (report, Some(game))
     }
 
-    /// Spells a plan after its opening with `mode`: the character encoder where asked (the DP
-    /// encoder takes over when it cannot finish in time), else the encoder of that mode.
+    /// Spells a plan after its opening with `mode` (the character encoder hands over to the DP
+    /// encoder when it cannot finish in time); says which mode spelt it.
     fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, greedy_unit: f64) -> (String, Mode) {
-        if mode == Mode::Chars {
-            let ct = self.prep.chars(&self.cfg.table);
-            let mut stats = CharStats::default();
-            let text =
-                self.encoder
-                    .encode_chars_after(ct, plan, opening, self.deadline, &mut stats);
-            count_chars(plan.placements.len().saturating_sub(opening.units));
-            if let Some(text) = text {
-                return (text, Mode::Chars);
-            }
-        }
-        let mode = if mode == Mode::Chars { Mode::Dp } else { mode };
-        let text = self
+        let chars = (mode == Mode::Chars).then(|| self.prep.chars(&self.cfg.table));
+        let s = self
             .encoder
-            .encode_after(plan, opening, mode, self.deadline, greedy_unit);
-        (text, mode)
+            .spell(plan, opening, mode, chars, self.deadline, greedy_unit);
+        if mode == Mode::Chars {
+            count_chars(plan.placements.len().saturating_sub(opening.units));
+        }
+        (s.text, s.mode)
     }
 
     /// The quick answer: a greedy plan made by `plan_until`, spelt with plain paths (an answer

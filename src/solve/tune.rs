@@ -13,9 +13,9 @@ use rand_distr_lite::normal;
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-/// One game to judge weights on.
+/// One (problem, seed) to judge weights on: the weights plan its game, and the score judges them.
 #[derive(Clone, Copy)]
-pub struct Game<'a, 'p> {
+pub struct ProblemSeed<'a, 'p> {
     pub problem: &'a Prepared<'p>,
     pub seed: u32,
 }
@@ -59,7 +59,7 @@ pub struct Tuned {
 /// tie-breaks).
 pub fn scores(
     weights: &Weights,
-    games: &[Game],
+    games: &[ProblemSeed],
     table: &PhraseTable,
     phrases: &Phrases,
     cfg: &TuneConfig,
@@ -95,7 +95,7 @@ pub fn scores(
 
 /// The measure of `scores` against `base` on `games` (1.0 = as good): the mean ratio per game,
 /// or with `total` the ratio of the sums, each problem's games weighing as one problem.
-fn relative(games: &[Game], scores: &[u64], base: &[u64], total: bool) -> f64 {
+fn relative(games: &[ProblemSeed], scores: &[u64], base: &[u64], total: bool) -> f64 {
     if total {
         let mut per_problem = rustc_hash::FxHashMap::default();
         for g in games {
@@ -121,8 +121,8 @@ fn relative(games: &[Game], scores: &[u64], base: &[u64], total: bool) -> f64 {
 /// Tunes `start` on `train`, reporting `held_out` too. `log` receives one line per round.
 pub fn tune(
     start: &Weights,
-    train: &[Game],
-    held_out: &[Game],
+    train: &[ProblemSeed],
+    held_out: &[ProblemSeed],
     phrases: &Phrases,
     cfg: &TuneConfig,
     mut log: impl FnMut(&str),

@@ -15,7 +15,7 @@
 //! cells).
 
 use super::canvas::{printable, Canvas, Style};
-use super::replay::{command_name, Owner, Replay, State};
+use super::replay::{command_name, Frame, Owner, Replay};
 use super::{unit_colour, START_COLOUR};
 use crate::engine::{Cell, End, Outcome, Status};
 
@@ -154,7 +154,7 @@ impl Viewport {
 }
 
 /// Draws the board of a frame: cells by owner, the unit in play and its pivot, walls and floor.
-pub fn draw_board(canvas: &mut Canvas, state: &State, view: &Viewport, color: bool) {
+pub fn draw_board(canvas: &mut Canvas, state: &Frame, view: &Viewport, color: bool) {
     let owners = state.owners();
     let (w, h) = (owners.width() as i64, owners.height() as i64);
     let piece = state.game().piece();
@@ -200,7 +200,7 @@ pub struct StatusText {
 }
 
 /// The status of frame `state.frame()` of `replay`.
-pub fn status_text(replay: &Replay, state: &State) -> StatusText {
+pub fn status_text(replay: &Replay, state: &Frame) -> StatusText {
     let i = state.frame();
     let game = state.game();
     let mv = game.move_score();
@@ -258,7 +258,7 @@ pub fn status_text(replay: &Replay, state: &State) -> StatusText {
 }
 
 /// What the command that led to a frame did.
-pub(crate) fn last_note(state: &State) -> String {
+pub(crate) fn last_note(state: &Frame) -> String {
     match state.last() {
         None => match state.game().status() {
             Status::Playing => "start: the first unit is in play".into(),
@@ -379,7 +379,7 @@ pub struct Chrome {
 pub fn draw_screen(
     canvas: &mut Canvas,
     replay: &Replay,
-    state: &State,
+    state: &Frame,
     chrome: &Chrome,
     view: &mut Viewport,
     follow: bool,
@@ -488,7 +488,7 @@ pub fn wrap_parts(text: &str, sep: &str, width: usize, max_lines: usize) -> Vec<
 }
 
 /// The picture of a frame for a pipe: the whole board, then the status, phrases and note.
-pub fn frame_text(replay: &Replay, state: &State, color: bool) -> String {
+pub fn frame_text(replay: &Replay, state: &Frame, color: bool) -> String {
     let p = replay.problem();
     let view = Viewport::whole(p.width, p.height);
     let mut canvas = Canvas::new(view.width, view.height);

@@ -28,7 +28,7 @@
 //! shifted half a cell to the right; a cell is written as its index `y * width + x`.
 
 use super::ansi::{last_note, status_text};
-use super::replay::{command_name, Replay, State};
+use super::replay::{command_name, Frame, Replay};
 use super::svg::escape;
 use super::{unit_colour, xterm_rgb, START_COLOUR};
 use crate::engine::{Cell, End, Outcome, Status};
@@ -46,7 +46,7 @@ const CODE_CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const SPEEDS: [u32; 14] = super::term::SPEEDS;
 
 /// One seed's game to put in the page, with the line that names it.
-pub struct Game<'r, 'p> {
+pub struct SeedReplay<'r, 'p> {
     pub replay: &'r Replay<'p>,
     pub heading: String,
 }
@@ -69,7 +69,7 @@ fn standing(s: Status) -> usize {
 }
 
 /// The unit in play as `[unit, x, y, orientation]`, or `[]` when none is.
-fn piece_json(state: &State) -> Value {
+fn piece_json(state: &Frame) -> Value {
     match state.game().piece() {
         Some(p) => json!([p.unit, p.pivot.x, p.pivot.y, p.orient]),
         None => json!([]),
@@ -123,7 +123,7 @@ fn push_number(out: &mut String, mut v: usize) {
 }
 
 /// The data of one game: its frames as deltas, its text and phrases.
-fn game_json(game: &Game, codes: &mut Codes) -> Value {
+fn game_json(game: &SeedReplay, codes: &mut Codes) -> Value {
     let r = game.replay;
     let p = r.problem();
     let width = p.width as i64;
@@ -245,7 +245,7 @@ fn game_json(game: &Game, codes: &mut Codes) -> Value {
 
 /// The page for the games of one problem (one per seed); `first` is the index of the game shown
 /// first and `step` its first frame.
-pub fn render(games: &[Game], first: usize, step: usize, title: &str) -> String {
+pub fn render(games: &[SeedReplay], first: usize, step: usize, title: &str) -> String {
     let r = games[first].replay;
     let p = r.problem();
     let mut codes = Codes::default();
@@ -393,7 +393,7 @@ mod tests {
         let p = problem();
         let text = "lalalal\nalaei! ia! ia!ll";
         let r = Replay::load(&p, 0, text, Phrases::official());
-        let games = [Game {
+        let games = [SeedReplay {
             replay: &r,
             heading: "a <heading>".into(),
         }];
@@ -458,7 +458,7 @@ mod tests {
     fn an_error_is_described_with_its_character() {
         let p = problem();
         let r = Replay::load(&p, 0, "bbp!", Phrases::official());
-        let games = [Game {
+        let games = [SeedReplay {
             replay: &r,
             heading: String::new(),
         }];

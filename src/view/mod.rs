@@ -20,7 +20,7 @@ pub mod replay;
 pub mod svg;
 pub mod term;
 
-pub use replay::{Owner, Owners, Played, Pushed, Refused, Replay, State};
+pub use replay::{Frame, Owner, Owners, Played, Pushed, Refused, Replay};
 
 /// The 256-colour palette of units: unit `k` of a problem is drawn in `UNIT_COLOURS[k % 12]`, in
 /// the terminal and (as RGB) in SVG pictures, so a unit keeps its colour from frame to frame.

@@ -120,9 +120,10 @@ impl Owners {
     }
 }
 
-/// The state of the game at one frame, with what the viewer adds to the engine's state.
+/// The game at one frame of a replay (the engine's game, with what the viewer adds to it: who
+/// filled each cell, the frame's index, the lines cleared and the last command).
 #[derive(Clone, Debug)]
-pub struct State<'p> {
+pub struct Frame<'p> {
     game: Game<'p>,
     owners: Owners,
     frame: usize,
@@ -130,9 +131,9 @@ pub struct State<'p> {
     last: Option<(Command, Outcome)>,
 }
 
-impl<'p> State<'p> {
-    fn start(problem: &'p Problem, seed: u32) -> State<'p> {
-        State {
+impl<'p> Frame<'p> {
+    fn start(problem: &'p Problem, seed: u32) -> Frame<'p> {
+        Frame {
             game: Game::new(problem, seed),
             owners: Owners::new(problem),
             frame: 0,
@@ -364,11 +365,11 @@ pub struct Replay<'p> {
     played: Vec<Played>,
     /// Frames right after a lock: where a new unit comes into play.
     lock_frames: Vec<usize>,
-    checkpoints: Vec<State<'p>>,
+    checkpoints: Vec<Frame<'p>>,
     stride: usize,
     /// Bytes of checkpoints kept before thinning ([`CHECKPOINT_BUDGET`]; smaller in tests).
     budget: usize,
-    tail: State<'p>,
+    tail: Frame<'p>,
     spelt: Spelt,
     /// The error that ended a loaded solution, and the character that caused it.
     stop: Option<(End, Option<char>)>,
@@ -377,7 +378,7 @@ pub struct Replay<'p> {
 impl<'p> Replay<'p> {
     /// An empty replay: frame 0 only, nothing typed.
     pub fn new(problem: &'p Problem, seed: u32, phrases: Phrases) -> Replay<'p> {
-        let start = State::start(problem, seed);
+        let start = Frame::start(problem, seed);
         Replay {
             problem,
             seed,
@@ -492,7 +493,7 @@ impl<'p> Replay<'p> {
     }
 
     /// The state at frame `i` (clamped to the last frame).
-    pub fn state_at(&self, i: usize) -> State<'p> {
+    pub fn state_at(&self, i: usize) -> Frame<'p> {
         let i = i.min(self.played.len());
         if i == self.tail.frame {
             return self.tail.clone();
@@ -501,7 +502,7 @@ impl<'p> Replay<'p> {
     }
 
     /// The state at frame `i`, from the checkpoint before it (never from the tail).
-    fn replay_to(&self, i: usize) -> State<'p> {
+    fn replay_to(&self, i: usize) -> Frame<'p> {
         let k = (i / self.stride).min(self.checkpoints.len() - 1);
         let mut s = self.checkpoints[k].clone();
         while s.frame < i {
@@ -511,7 +512,7 @@ impl<'p> Replay<'p> {
     }
 
     /// Moves a state of this replay one frame on; `false` at the last frame.
-    pub fn forward(&self, s: &mut State<'p>) -> bool {
+    pub fn forward(&self, s: &mut Frame<'p>) -> bool {
         let Some(p) = self.played.get(s.frame) else {
             return false;
         };
@@ -521,7 +522,7 @@ impl<'p> Replay<'p> {
     }
 
     /// The state at the last frame.
-    pub fn tail(&self) -> &State<'p> {
+    pub fn tail(&self) -> &Frame<'p> {
         &self.tail
     }
 

@@ -8,7 +8,7 @@
 //! used (polygon, circle, text), so the picture shows the same in a browser and in a bug report.
 
 use super::ansi::{status_text, wrap_parts};
-use super::replay::{Owner, Replay, State};
+use super::replay::{Frame, Owner, Replay};
 use super::{unit_colour, xterm_rgb, START_COLOUR};
 use crate::engine::Cell;
 use std::fmt::Write;
@@ -93,7 +93,7 @@ fn wrap(s: &str, width: usize) -> Vec<String> {
 }
 
 /// The SVG picture of a frame; `heading` is the caption's first line.
-pub fn render(replay: &Replay, state: &State, heading: &str) -> String {
+pub fn render(replay: &Replay, state: &Frame, heading: &str) -> String {
     let p = replay.problem();
     let (w, h) = (p.width as i64, p.height as i64);
     let r = radius(p.width);

@@ -9,7 +9,7 @@
 
 use super::ansi::{draw_screen, Chrome, Viewport};
 use super::canvas::Canvas;
-use super::replay::{command_name, Pushed, Replay, State};
+use super::replay::{command_name, Frame, Pushed, Replay};
 use crate::engine::Command;
 use crate::error::{Error, Result};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -79,7 +79,7 @@ pub const VIEW_HELP: &str =
 /// Steps through the frames of a replay.
 pub struct Viewer<'r, 'p> {
     replay: &'r Replay<'p>,
-    state: State<'p>,
+    state: Frame<'p>,
     playing: bool,
     speed: usize,
     /// Commands owed to playback: elapsed time times speed, not yet played.
@@ -115,7 +115,7 @@ impl<'r, 'p> Viewer<'r, 'p> {
     }
 
     /// The state at the current frame.
-    pub fn state(&self) -> &State<'p> {
+    pub fn state(&self) -> &Frame<'p> {
         &self.state
     }
 

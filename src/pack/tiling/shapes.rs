@@ -6,8 +6,8 @@
 //! (0, 0); its cells are sorted in row-major order (by `y`, then `x`), so two equal shapes have
 //! equal arrays. Mirroring is never allowed: J and L, S and Z stay distinct.
 //!
-//! Invariant: [`FIXED`] lists each of the 19 fixed tetrominoes exactly once, and [`Figure::angles`]
-//! returns, for each figure, the indices into [`FIXED`] of its valid angles in the order of the
+//! Invariant: [`fixed`] lists each of the 19 fixed tetrominoes exactly once, and [`Figure::angles`]
+//! returns, for each figure, the indices into [`fixed`] of its valid angles in the order of the
 //! table of `../shared/pack/PUZZLES.md` (angle k = k quarter turns clockwise from angle 0).
 
 use std::fmt;
@@ -77,7 +77,7 @@ impl Shape {
             .any(|&(cx, cy)| cx as i32 == x && cy as i32 == y)
     }
 
-    /// Index of this shape in [`FIXED`]; every tetromino has one.
+    /// Index of this shape in [`fixed`]; every tetromino has one.
     pub fn fixed_index(&self) -> usize {
         fixed()
             .iter()
