@@ -96,8 +96,8 @@ impl WeightArgs {
 /// The `--search FILE` option: the search's knobs (see [`crate::solve::SearchOptions`]).
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// The search's options from a JSON file (any subset of the fields of
-    /// `hextris search-options`); the compiled-in ones by default.
+    /// The search's options from a JSON file: any of the fields of src/solve/search.json (the
+    /// compiled-in defaults), each replacing its default.
     #[arg(long = "search", value_name = "FILE")]
     pub search: Option<std::path::PathBuf>,
 }

@@ -84,7 +84,7 @@ pub struct SolveConfig {
     pub search: SearchOptions,
     /// Games to start from, by (problem id, seed): a stored best solution's (tag, text). The
     /// search counts it as its first game, so a run never answers worse than it, and spends
-    /// time on improving it (see [`seed`]).
+    /// time on improving it (see [`policy`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
 }
 

@@ -1,8 +1,8 @@
 //! The search's knobs in one place: every constant of the time policy ([`super::policy`]) and of
-//! the executor ([`super::exec`]), with the reason for its default value. Like the heuristic
-//! weights, they are data: the defaults are compiled in, and a JSON file with some of the
-//! fields (`hextris solve --search FILE`, `hextris bench --search A.json --search B.json`)
-//! replaces those, so that trying a variant needs no code edit.
+//! the executor ([`super::exec`]), each documented here with the reason for its value. Like the
+//! heuristic weights, they are data: the defaults are `src/solve/search.json`, compiled in, and
+//! a JSON file with some of the fields (`hextris solve --search FILE`, `hextris bench --search
+//! A.json --search B.json`) replaces those, so that trying a variant needs no code edit.
 //!
 //! Costs are in *work seconds*: the deterministic work counts of [`crate::work`], scaled so that
 //! one work second is about one second of this project's 2-core machine.
@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// The options of the search. Every field has a default; a file may give any subset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct SearchOptions {
     /// Heuristic value of one point of phrase potential for the planner (see
     /// [`crate::encode::PhraseValuer`]).
@@ -96,36 +96,12 @@ pub struct SearchOptions {
     pub store_interval: f64,
 }
 
+/// The compiled-in options.
+const DEFAULTS_JSON: &str = include_str!("search.json");
+
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
-        SearchOptions {
-            phrase_weight: 0.2,
-            max_width: 2048,
-            attempts_max_width: 256,
-            growth: 4,
-            wide: 64,
-            survival: 2.0,
-            plan_margin: 1.2,
-            narrow_margin: 1.5,
-            first_dp_factor: 3.0,
-            first_chars_factor: 60.0,
-            first_spell_factor: 4.0,
-            spell_state_seconds: 0.5e-6,
-            quick_plan_share: 0.5,
-            first_polish_gain: 1.02,
-            dear_share: 1.0,
-            patience: 8,
-            max_tries: 4,
-            screen_margin: 0.01,
-            keep_games: 4,
-            attempts_polish_seconds: 1.0,
-            tail_min_share: 0.05,
-            rate_decay: 0.7,
-            rate_prior: 1.0,
-            rate_floor: 0.05,
-            fit_margin: 1.1,
-            store_interval: 2.0,
-        }
+        serde_json::from_str(DEFAULTS_JSON).expect("search.json is valid (a test checks it)")
     }
 }
 
@@ -137,13 +113,18 @@ impl SearchOptions {
             source,
         };
         let value: serde_json::Value = serde_json::from_str(text).map_err(json)?;
-        if !value.is_object() {
+        let serde_json::Value::Object(given) = value else {
             return Err(Error::invalid(
                 path,
                 "the search options must be a JSON object",
             ));
+        };
+        let mut merged: serde_json::Value =
+            serde_json::from_str(DEFAULTS_JSON).expect("search.json is valid");
+        for (k, v) in given {
+            merged[k] = v;
         }
-        let o: SearchOptions = serde_json::from_value(value).map_err(json)?;
+        let o: SearchOptions = serde_json::from_value(merged).map_err(json)?;
         o.check().map_err(|what| Error::invalid(path, what))?;
         Ok(o)
     }
@@ -247,6 +228,7 @@ mod tests {
         }
     }
 
+    /// The compiled-in file gives every field (none is missing, none unknown) and sound values.
     #[test]
     fn the_defaults_are_sound_and_round_trip() {
         let d = SearchOptions::default();
