@@ -18,9 +18,21 @@ thread_local! {
     static ASIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// When a search first saw the stop request (a signal handler can only set the flag).
+static NOTICED: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+
 /// Whether a stop has been asked for (and is not set aside on this thread).
 pub fn requested() -> bool {
-    FLAG.load(Ordering::Relaxed) && !ASIDE.with(|a| a.get())
+    let set = FLAG.load(Ordering::Relaxed);
+    if set {
+        NOTICED.get_or_init(Instant::now);
+    }
+    set && !ASIDE.with(|a| a.get())
+}
+
+/// When the stop request was first seen, if it was.
+pub fn noticed() -> Option<Instant> {
+    NOTICED.get().copied()
 }
 
 /// Runs `f` with the stop request set aside on this thread: its searches stop at their

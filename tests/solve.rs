@@ -333,3 +333,58 @@ fn a_kept_opening_is_not_spelt_again() {
         "{games} games, {cuts} cuts, {with_power} with power"
     );
 }
+
+/// The rounds a run plays before its first tail round (the tail is its budget's own).
+fn before_tail(trace: &[hextris::solve::policy::Round]) -> Vec<hextris::solve::policy::Round> {
+    use hextris::solve::policy::RoundKind;
+    trace
+        .iter()
+        .take_while(|r| r.kind != RoundKind::Tail)
+        .cloned()
+        .collect()
+}
+
+/// On one thread the policy's rounds follow what happened, never the clock: two runs with the
+/// same budget play the same rounds until the tail, and a run with twice the budget plays the
+/// shorter run's rounds first (issue 29: problem 24 scored less at 60 s than at 10 s, because
+/// the widths, the dear rounds and the polishes followed the time left). The runs are real:
+/// the planner and the encoders count their work, which the policy reads instead of a clock.
+#[test]
+fn one_thread_plays_the_same_rounds_and_a_longer_budget_plays_them_first() {
+    use hextris::solve::{solve_traced, Budget};
+    use std::time::{Duration, Instant};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/problems/sample_wide.json"
+    ))
+    .unwrap();
+    let problem = hextris::engine::Problem::from_json(&text, std::path::Path::new("w")).unwrap();
+    let prepared = [Prepared::new(&problem)];
+    let cfg = SolveConfig::new(Phrases::official());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let run = |seconds: f64| {
+        pool.install(|| {
+            let end = Instant::now() + Duration::from_secs_f64(seconds);
+            let (results, trace) =
+                solve_traced(&prepared, Budget::Until(end), &cfg, &hextris::solve::Silent);
+            for s in &results[0].seeds {
+                let e = evaluate(&problem, s.seed, &s.solution, &cfg.phrases);
+                assert!(!e.end.is_error());
+                assert_eq!(e.score, s.score);
+            }
+            before_tail(&trace)
+        })
+    };
+    let (a, b, long) = (run(1.0), run(1.0), run(2.0));
+    let n = a.len().min(b.len());
+    assert!(n >= 5, "{n} rounds before the tail");
+    assert_eq!(a[..n], b[..n], "two runs of 1 s");
+    // (On a loaded machine the longer run may reach its tail after fewer rounds than the
+    // shorter one did: the rounds both played are compared.)
+    let m = a.len().min(long.len());
+    assert!(m >= 5, "{} rounds at 2 s, {} at 1 s", long.len(), a.len());
+    assert_eq!(long[..m], a[..m], "the 2 s run starts with the 1 s run's rounds");
+}

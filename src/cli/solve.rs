@@ -355,6 +355,21 @@ pub fn run(args: Args) -> Result<()> {
         Some(path) => write_atomic(path, json.as_bytes())?,
         None => print!("{json}"),
     }
+    if let Some(t) = crate::stop::noticed() {
+        if std::env::var_os("HEXTRIS_DEBUG").is_some() {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0.0, |d| d.as_secs_f64());
+            eprintln!(
+                "stop seen at {:.3} (epoch seconds)",
+                now - t.elapsed().as_secs_f64()
+            );
+        }
+        eprintln!(
+            "stopped: every answer written {:.2} s after the stop was seen",
+            t.elapsed().as_secs_f64()
+        );
+    }
     // A store that could not be written fails the run, but only after the answers are out.
     failed.map_or(Ok(()), Err)
 }

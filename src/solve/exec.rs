@@ -70,6 +70,8 @@ struct Shared {
     running: usize,
     /// No round will start any more (the deadline, a stop, or nothing left to do).
     closed: bool,
+    /// Every round started, in order.
+    trace: Vec<Round>,
 }
 
 /// A run of the solver over some problems.
@@ -181,6 +183,7 @@ impl<'a> Executor<'a> {
                 best,
                 running: 0,
                 closed: false,
+                trace: Vec::new(),
             }),
             wake: Condvar::new(),
             progress,
@@ -211,8 +214,9 @@ impl<'a> Executor<'a> {
     }
 
     /// Runs the whole search and returns every seed's best answer, in the order of the seeds
-    /// (problems in order, each problem's distinct seeds in order), with the games planned.
-    pub fn run(self) -> Vec<((usize, u32), SeedResult)> {
+    /// (problems in order, each problem's distinct seeds in order), with the games planned;
+    /// and every round started, in order.
+    pub fn run(self) -> (Vec<((usize, u32), SeedResult)>, Vec<Round>) {
         rayon::scope(|scope| {
             for _ in 0..self.workers {
                 scope.spawn(|_| self.work());
@@ -293,6 +297,7 @@ impl<'a> Executor<'a> {
             }
         }
         let n = round.tasks.len();
+        shared.trace.push(round.clone());
         shared.flights[seed] = Some(Flight {
             round,
             reports: vec![None; n],
@@ -402,7 +407,7 @@ impl<'a> Executor<'a> {
 
     /// The answers, after the workers are done: seeds without one (a stop came first) get
     /// their quick answer within [`STOP_GRACE`].
-    fn finish(self) -> Vec<((usize, u32), SeedResult)> {
+    fn finish(self) -> (Vec<((usize, u32), SeedResult)>, Vec<Round>) {
         let shared = self.shared.into_inner().expect("no worker panics");
         let grace = Instant::now() + STOP_GRACE;
         let mut out = Vec::with_capacity(self.seeds.len());
@@ -442,7 +447,7 @@ impl<'a> Executor<'a> {
             self.progress.seed_done(s.problem, &r);
             out.push(((s.problem, s.seed), r));
         }
-        out
+        (out, shared.trace)
     }
 }
 

@@ -178,8 +178,18 @@ pub fn solve(
     cfg: &SolveConfig,
     progress: &dyn Progress,
 ) -> Vec<ProblemResult> {
-    let results = exec::Executor::new(problems, budget, cfg, progress).run();
-    collect(problems, results)
+    solve_traced(problems, budget, cfg, progress).0
+}
+
+/// As [`solve`], with every round the policy started, in order (for tests and logs).
+pub fn solve_traced(
+    problems: &[Prepared],
+    budget: Budget,
+    cfg: &SolveConfig,
+    progress: &dyn Progress,
+) -> (Vec<ProblemResult>, Vec<policy::Round>) {
+    let (results, trace) = exec::Executor::new(problems, budget, cfg, progress).run();
+    (collect(problems, results), trace)
 }
 
 /// Solves every distinct seed of every problem, all of them answered by `end` (wall time).

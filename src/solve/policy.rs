@@ -967,15 +967,30 @@ impl Policy {
     pub fn next(&mut self, idle: &dyn Fn(usize) -> bool, left: Option<f64>) -> Option<Round> {
         let o = &self.opts;
         let ready = |s: &SeedState| !s.finished && s.flight.is_none();
-        // Quick answers first, the smallest problems first (the most answers soonest), seeds
-        // that start from a stored game last.
+        // Quick answers first, then their greedy spellings: the smallest problems first (the
+        // most answers soonest), seeds that start from a stored game last.
+        let stage = |s: &SeedState| {
+            if !s.answered {
+                Some(0)
+            } else if !s.spelt_quick {
+                Some(1)
+            } else {
+                None
+            }
+        };
         let first = (0..self.seeds.len())
-            .filter(|&i| idle(i) && ready(&self.seeds[i]) && !self.seeds[i].answered)
-            .min_by(|&a, &b| {
-                let key = |i: usize| (!self.seeds[i].games.is_empty(), self.seeds[i].setup.size);
+            .filter(|&i| idle(i) && ready(&self.seeds[i]))
+            .filter_map(|i| stage(&self.seeds[i]).map(|st| (i, st)))
+            .min_by(|&(a, sa), &(b, sb)| {
+                let stored = |i: usize| self.seeds[i].games.iter().any(|g| g.id == STORED);
+                let key = |i: usize| (stored(i), self.seeds[i].setup.size);
                 let (ka, kb) = (key(a), key(b));
-                ka.0.cmp(&kb.0).then(ka.1.total_cmp(&kb.1)).then(a.cmp(&b))
-            });
+                sa.cmp(&sb)
+                    .then(ka.0.cmp(&kb.0))
+                    .then(ka.1.total_cmp(&kb.1))
+                    .then(a.cmp(&b))
+            })
+            .map(|(i, _)| i);
         let pick = match first {
             Some(i) => self.seeds[i].propose(o).map(|r| (i, r)),
             None => {

@@ -356,7 +356,7 @@ fn a_slower_machine_plays_the_same_rounds_in_more_time() {
     }
 }
 
-/// Every seed gets its quick answer before any seed gets more.
+/// Every seed gets its quick answer, then its greedy spelling, before any seed gets more.
 #[test]
 fn every_seed_is_answered_before_any_seed_gets_more() {
     let worlds: Vec<World> = (0..7)
@@ -372,6 +372,10 @@ fn every_seed_is_answered_before_any_seed_gets_more() {
         let answered = trace.iter().take_while(|s| quick(s)).count();
         assert_eq!(answered, worlds.len(), "{workers} workers");
         assert!(trace.iter().skip(answered).all(|s| !quick(s)));
+        // Then every quick answer is spelt greedily, before any beam.
+        let spell = |s: &Step| s.tasks == [Task::SpellGreedy { game: 0 }];
+        let spelt = trace[answered..].iter().take_while(|s| spell(s)).count();
+        assert_eq!(spelt, worlds.len(), "{workers} workers");
         // Smallest first.
         let order: Vec<usize> = trace[..answered].iter().map(|s| s.seed).collect();
         assert_eq!(order, (0..worlds.len()).collect::<Vec<_>>());
