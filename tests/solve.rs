@@ -386,5 +386,9 @@ fn one_thread_plays_the_same_rounds_and_a_longer_budget_plays_them_first() {
     // shorter one did: the rounds both played are compared.)
     let m = a.len().min(long.len());
     assert!(m >= 5, "{} rounds at 2 s, {} at 1 s", long.len(), a.len());
-    assert_eq!(long[..m], a[..m], "the 2 s run starts with the 1 s run's rounds");
+    assert_eq!(
+        long[..m],
+        a[..m],
+        "the 2 s run starts with the 1 s run's rounds"
+    );
 }

@@ -47,6 +47,10 @@ pub struct Args {
     /// Also offer them to this store of best solutions (see `hextris solve --store`).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
+    /// Count the budgets in work seconds on a virtual clock (see `hextris solve --virtual`):
+    /// the same table on any machine and under any load.
+    #[arg(long = "virtual")]
+    pub virtual_time: bool,
     /// Instead of solving, time the planner and the encoders on each problem and fit the
     /// weights of the solver's work counts (the table in src/work.rs).
     #[arg(long)]
@@ -185,6 +189,7 @@ fn bench_budget(
                 threads: args.threads,
                 systems: (*systems).clone(),
                 search: Some((*search).clone()),
+                virtual_seconds: args.virtual_time.then_some(time),
                 ..Default::default()
             },
             &crate::solve::Silent,

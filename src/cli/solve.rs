@@ -31,6 +31,11 @@ pub struct Args {
     /// Make --time the budget of the whole run rather than of each problem.
     #[arg(long)]
     pub total: bool,
+    /// Count --time in work seconds on a virtual clock (the planner's and the encoders' work,
+    /// counted, as this project's machine would take it) instead of the real clock: the same
+    /// output on any machine and under any load.
+    #[arg(long = "virtual", conflicts_with = "attempts")]
+    pub virtual_time: bool,
     /// Instead of a time budget, plan exactly this many games per seed: reproducible output.
     #[arg(long, conflicts_with = "time", allow_negative_numbers = true,
         value_parser = crate::cli::args::between::<u32>(1, crate::cli::args::MAX_ATTEMPTS))]
@@ -317,6 +322,7 @@ pub fn run(args: Args) -> Result<()> {
             memory_mb: None,
             systems: args.weights.get()?,
             search: Some(search),
+            virtual_seconds: args.virtual_time.then_some(budget),
             starts: match &store {
                 Some(store) => store_starts(store, &problems)?,
                 None => Default::default(),
@@ -425,6 +431,8 @@ pub struct PoolOptions {
     pub systems: Option<Vec<(String, crate::plan::Weights)>>,
     /// The search's options replacing the compiled-in ones (`--search`).
     pub search: Option<crate::solve::SearchOptions>,
+    /// Run on a virtual clock of this many work seconds instead of the real one (`--virtual`).
+    pub virtual_seconds: Option<f64>,
     /// Stored games to start from (see [`SolveConfig::starts`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
 }
@@ -444,6 +452,7 @@ pub fn solve_on_pool(
         memory_mb,
         systems,
         search,
+        virtual_seconds,
         starts,
     } = opts;
     let mut cfg = SolveConfig::new(phrases);
@@ -475,9 +484,10 @@ pub fn solve_on_pool(
         .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))?;
     Ok(pool.install(|| {
         let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
-        let budget = match attempts {
-            Some(n) => Budget::Attempts(n.max(1)),
-            None => Budget::Until(end),
+        let budget = match (attempts, virtual_seconds) {
+            (Some(n), _) => Budget::Attempts(n.max(1)),
+            (None, Some(v)) => Budget::Virtual(v),
+            (None, None) => Budget::Until(end),
         };
         solve(&prepared, budget, &cfg, progress)
     }))

@@ -81,6 +81,8 @@ pub struct Executor<'a> {
     seeds: Vec<SeedRef>,
     encoders: Vec<Encoder<'a>>,
     deadline: Option<Instant>,
+    /// With [`Budget::Virtual`]: its work seconds.
+    virtual_budget: Option<f64>,
     workers: usize,
     shared: Mutex<Shared>,
     wake: Condvar,
@@ -107,9 +109,10 @@ impl<'a> Executor<'a> {
                     .map(move |seed| SeedRef { problem: i, seed })
             })
             .collect();
-        let (deadline, attempts) = match budget {
-            Budget::Until(d) => (Some(d), None),
-            Budget::Attempts(n) => (None, Some(n.max(1))),
+        let (deadline, attempts, virtual_budget) = match budget {
+            Budget::Until(d) => (Some(d), None, None),
+            Budget::Attempts(n) => (None, Some(n.max(1)), None),
+            Budget::Virtual(w) => (None, None, Some(w)),
         };
         // A run by attempts runs one task per seed at a time, so that its answers are the same
         // on any number of threads; on a clock, a seed gets every worker when it is alone.
@@ -174,6 +177,7 @@ impl<'a> Executor<'a> {
             seeds,
             encoders,
             deadline,
+            virtual_budget,
             workers,
             shared: Mutex::new(Shared {
                 policy,
@@ -217,12 +221,65 @@ impl<'a> Executor<'a> {
     /// (problems in order, each problem's distinct seeds in order), with the games planned;
     /// and every round started, in order.
     pub fn run(self) -> (Vec<((usize, u32), SeedResult)>, Vec<Round>) {
-        rayon::scope(|scope| {
-            for _ in 0..self.workers {
-                scope.spawn(|_| self.work());
-            }
-        });
+        match self.virtual_budget {
+            Some(budget) => self.work_virtually(budget),
+            None => rayon::scope(|scope| {
+                for _ in 0..self.workers {
+                    scope.spawn(|_| self.work());
+                }
+            }),
+        }
         self.finish()
+    }
+
+    /// The run on a virtual clock of work seconds ([`Budget::Virtual`]), on this thread: the
+    /// workers are simulated, each task running to its end when it starts and its report
+    /// filed when the virtual clock reaches its end, in the order of those ends. A task that
+    /// ends after the budget counts for nothing, as a deadline would have cut it. Nothing
+    /// reads the real clock, so the run is the same on any machine and under any load.
+    fn work_virtually(&self, budget: f64) {
+        let mut now = 0.0;
+        // Tasks running: (virtual end, seed, task index, report, game).
+        let mut running: Vec<(f64, usize, usize, Report, Option<GameData>)> = Vec::new();
+        loop {
+            let mut shared = self.shared.lock().expect("one thread");
+            while running.len() < self.workers && !crate::stop::requested() {
+                if let Some((seed, index)) = shared.queue.pop_front() {
+                    let flight = shared.flights[seed]
+                        .as_ref()
+                        .expect("a queued task's round");
+                    let task = flight.round.tasks[index].clone();
+                    let base = needs(&task).and_then(|id| shared.games[seed].get(&id).cloned());
+                    let timing = shared.policy.timing(seed);
+                    let (mut report, game) = self.run_task(seed, &task, base.as_deref(), timing, 0);
+                    report.seconds = report.work();
+                    running.push((now + report.work(), seed, index, report, game));
+                    continue;
+                }
+                let Shared {
+                    policy, flights, ..
+                } = &mut *shared;
+                match policy.next(&|i| flights[i].is_none(), Some(budget - now)) {
+                    Some(round) if now < budget => self.start(&mut shared, round),
+                    _ => break,
+                }
+            }
+            let Some(first) =
+                (0..running.len()).min_by(|&a, &b| running[a].0.total_cmp(&running[b].0))
+            else {
+                return;
+            };
+            let (end, seed, index, mut report, mut game) = running.swap_remove(first);
+            now = end;
+            if end > budget {
+                report.outcome = super::policy::Outcome::Unfinished;
+                game = None;
+            }
+            if let Some(r) = self.take_report(&mut shared, seed, index, report, game) {
+                drop(shared);
+                self.progress.improved(self.seeds[seed].problem, &r);
+            }
+        }
     }
 
     /// One worker's loop.

@@ -31,6 +31,10 @@ pub enum Budget {
     /// Exactly this many games planned per seed, whatever the time: reproducible to the
     /// character.
     Attempts(u32),
+    /// This many work seconds ([`crate::work`]) on a virtual clock: the run the policy would
+    /// play on this project's machine, simulated on one thread, the same on any machine and
+    /// under any load (for benchmarks that must not depend on the machine's other work).
+    Virtual(f64),
 }
 
 /// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
