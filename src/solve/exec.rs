@@ -21,6 +21,9 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+/// What a run gives: each (problem index, seed)'s best answer, and every round started.
+pub type RunResult = (Vec<((usize, u32), SeedResult)>, Vec<Round>);
+
 /// After a stop, the time the quick answers of seeds without an answer may take.
 pub const STOP_GRACE: Duration = Duration::from_secs(2);
 
@@ -220,7 +223,7 @@ impl<'a> Executor<'a> {
     /// Runs the whole search and returns every seed's best answer, in the order of the seeds
     /// (problems in order, each problem's distinct seeds in order), with the games planned;
     /// and every round started, in order.
-    pub fn run(self) -> (Vec<((usize, u32), SeedResult)>, Vec<Round>) {
+    pub fn run(self) -> RunResult {
         match self.virtual_budget {
             Some(budget) => self.work_virtually(budget),
             None => rayon::scope(|scope| {
@@ -464,7 +467,7 @@ impl<'a> Executor<'a> {
 
     /// The answers, after the workers are done: seeds without one (a stop came first) get
     /// their quick answer within [`STOP_GRACE`].
-    fn finish(self) -> (Vec<((usize, u32), SeedResult)>, Vec<Round>) {
+    fn finish(self) -> RunResult {
         let shared = self.shared.into_inner().expect("no worker panics");
         let grace = Instant::now() + STOP_GRACE;
         let mut out = Vec::with_capacity(self.seeds.len());
