@@ -74,7 +74,7 @@ impl Comps {
         self.alive.clear();
         self.value.clear();
         self.has_target.clear();
-        let rows = sp.rows_from(job.start.y);
+        let rows = job.rows();
         self.y0 = job.start.y;
         for y in rows.clone() {
             let first = self.alive.len() as u32;

@@ -65,7 +65,7 @@ pub fn values(job: &Job, words: &LineWords, wval: &[i32], v: &mut Vec<i32>) {
     let sp = job.space;
     v.clear();
     v.resize(sp.states * 3, NEG);
-    let rows = sp.rows_from(job.start.y);
+    let rows = job.rows();
     let at = |s: State| sp.index(s).filter(|_| sp.is_free(job.free, s));
     for y in rows.rev() {
         let parity = y.rem_euclid(2) as usize;

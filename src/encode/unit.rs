@@ -138,6 +138,19 @@ impl Job<'_> {
         Some((end, row))
     }
 
+    /// The rows a walk to the target can use: from the start's row down to the lowest row of a
+    /// target state. No command climbs, so a state below that row never reaches the target, and
+    /// the programmes need not look there (on a board whose stack leaves many rows below the
+    /// lock, most of the rows). All the rows the unit can reach when no state is a target.
+    pub fn rows(&self) -> std::ops::Range<i64> {
+        let rows = self.space.rows_from(self.start.y);
+        let targets = self.space.lock_states(self.free, self.target);
+        match targets.iter().map(|t| t.y).max() {
+            Some(last) => rows.start..rows.end.min(last + 1),
+            None => rows,
+        }
+    }
+
     /// Whether `s` has the target's member set and can lock there (a state of the same member
     /// set may lock only by a rotation, which another one need not share).
     pub fn at_target(&self, s: State) -> bool {
