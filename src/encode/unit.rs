@@ -176,6 +176,44 @@ impl Job<'_> {
         }
     }
 
+    /// Starts a breadth-first search within the row of `s` (see [`Job::row_grow`]): `s` alone is
+    /// queued.
+    pub fn row_begin(&self, s: State, bfs: &mut Bfs) {
+        let sp = self.space;
+        bfs.begin(sp.states);
+        let si = sp.index(s).expect("the unit's state is free");
+        bfs.visit(si, u32::MAX, 0);
+    }
+
+    /// Expands the queued state `bfs.queue[head]` of a search along the row: queues its
+    /// neighbours by the row moves that are free, not in `visited` and not seen yet, calling
+    /// `found` on each; stops at the first for which it returns true, and returns its index.
+    pub fn row_grow(
+        &self,
+        head: usize,
+        visited: &RowVisited,
+        bfs: &mut Bfs,
+        mut found: impl FnMut(State, usize) -> bool,
+    ) -> Option<usize> {
+        let sp = self.space;
+        let i = bfs.queue[head] as usize;
+        let cur = sp.state_of(i);
+        for &cmd in self.row_moves() {
+            let n = sp.step(cur, cmd);
+            if !sp.is_free(self.free, n) || visited.contains(&(n.x, n.o)) {
+                continue;
+            }
+            let ni = sp.index(n).expect("free states lie in the box");
+            if !bfs.seen(ni) {
+                bfs.visit(ni, i as u32, cmd as u8);
+                if found(n, bfs.queue.len()) {
+                    return Some(ni);
+                }
+            }
+        }
+        None
+    }
+
     /// Breadth-first search within the row of `s`, through free states not in `visited`, until
     /// `limit` states are found or `stop` holds for one. Fills `bfs.queue` with their dense
     /// indices, nearest first (`s` first); returns the index where `stop` held.
@@ -187,34 +225,25 @@ impl Job<'_> {
         bfs: &mut Bfs,
         mut stop: impl FnMut(State) -> bool,
     ) -> Option<usize> {
-        let sp = self.space;
-        bfs.begin(sp.states);
-        let si = sp.index(s).expect("the unit's state is free");
-        bfs.visit(si, u32::MAX, 0);
+        self.row_begin(s, bfs);
         if stop(s) {
-            return Some(si);
+            return Some(bfs.queue[0] as usize);
         }
         let mut head = 0;
         while head < bfs.queue.len() {
-            let i = bfs.queue[head] as usize;
-            head += 1;
-            let cur = sp.state_of(i);
-            for &cmd in self.row_moves() {
-                let n = sp.step(cur, cmd);
-                if !sp.is_free(self.free, n) || visited.contains(&(n.x, n.o)) {
-                    continue;
-                }
-                let ni = sp.index(n).expect("free states lie in the box");
-                if !bfs.seen(ni) {
-                    bfs.visit(ni, i as u32, cmd as u8);
-                    if stop(n) {
-                        return Some(ni);
-                    }
-                    if bfs.queue.len() >= limit {
-                        return None;
-                    }
-                }
+            let (mut stopped, mut full) = (false, false);
+            let hit = self.row_grow(head, visited, bfs, |n, len| {
+                stopped = stop(n);
+                full = len >= limit;
+                stopped || full
+            });
+            if stopped {
+                return hit;
             }
+            if full {
+                return None;
+            }
+            head += 1;
         }
         None
     }

@@ -149,13 +149,23 @@ pub fn dp(
     loop {
         let goal = comps.value_of(sp, s);
         let [outer, inner] = bfs;
-        job.row_search(s, &visited, SEARCH, outer, |_| false);
-        let order: Vec<usize> = outer.queue.iter().map(|&i| i as usize).collect();
         let mut chosen: Option<Choice> = None;
         // Nearest first; stop at a state whose best action reaches the component's value, or
         // after a bounded number of states (the rest of the row rarely beats the nearest ones).
+        // The search along the row grows only as far as the states looked at: most steps stop
+        // within the first few.
         let mut vis = RowVisited::new();
-        for &a in &order {
+        job.row_begin(s, outer);
+        let mut head = 0;
+        for k in 0..SEARCH {
+            while outer.queue.len() <= k && head < outer.queue.len() {
+                job.row_grow(head, &visited, outer, |_, _| false);
+                head += 1;
+            }
+            let Some(&a) = outer.queue.get(k) else {
+                break;
+            };
+            let a = a as usize;
             let at = sp.state_of(a);
             let path = job.row_path(outer, a);
             vis.clear();
