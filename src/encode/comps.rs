@@ -18,10 +18,10 @@
 //! Coordinates are those of [`crate::plan::space`]: states `(x, y, o)` with canonical
 //! orientations, rows of the unit's [`RowMask`] layout.
 
-use super::unit::{Job, NEG};
+use super::unit::{Job, RowVisited, NEG};
 use crate::plan::bits;
 use crate::plan::rowmask::Runs;
-use crate::plan::{RowMask, State, UnitSpace};
+use crate::plan::{Bfs, RowMask, State, UnitSpace};
 
 /// The alive row components of a unit on a board, and their values.
 #[derive(Debug, Default)]
@@ -38,6 +38,9 @@ pub struct Comps {
     layout: RowMask,
     /// The states of the alive components, as bit rows shaped like the free map.
     alive_map: Vec<u64>,
+    /// The states that keep the unit viable at once (target states and states with a descent
+    /// into an alive state), shaped like the free map.
+    good_map: Vec<u64>,
     runs: Runs,
     /// Per component of the row in hand, its id among the kept ones (`u32::MAX`: dead).
     ids: Vec<u32>,
@@ -88,6 +91,8 @@ impl Comps {
         self.value.clear();
         self.alive_map.clear();
         self.alive_map.resize(sp.row_words, 0);
+        self.good_map.clear();
+        self.good_map.resize(sp.row_words, 0);
         let rows = job.rows();
         self.y0 = rows.start;
         self.row_comps.clear();
@@ -174,6 +179,7 @@ impl Comps {
         if !any {
             return;
         }
+        layout.store(sp, &self.seeds, y, &mut self.good_map);
         let count = layout.components(sp, &self.allowed, &mut self.runs);
         // Which components are alive, and their ids among the kept ones.
         let id = &mut self.ids;
@@ -383,6 +389,46 @@ impl Comps {
         self.comp(sp, s).map_or(NEG, |c| self.value[c])
     }
 
+    /// Whether `s` keeps the unit viable at once: a target state, or one with a free descent
+    /// into an alive component (a bit of the map kept when the components were found).
+    pub fn good(&self, sp: &UnitSpace, s: State) -> bool {
+        sp.row(s.o, s.y).is_some_and(|(b, n)| {
+            let i = s.x - sp.x_lo(s.o);
+            i >= 0 && (i as usize) < n * 64 && bits::get(&self.good_map[b..b + n], i as usize)
+        })
+    }
+
+    /// Whether a path along the row from `s`, through free states not in `visited`, reaches a
+    /// target state or a state with a descent into an alive component: whether
+    /// [`Job::escape`] finds one, without the path. A flood of the row (the component of `s`
+    /// less the visited positions) instead of a search state by state.
+    pub fn escapable(&self, sp: &UnitSpace, s: State, visited: &RowVisited, bfs: &mut Bfs) -> bool {
+        let Some(c) = self.comp(sp, s) else {
+            return false;
+        };
+        let layout = &self.layout;
+        let i = (s.x - sp.x_lo(s.o)) as usize;
+        let (off, n) = layout.span(s.o);
+        let good = &mut bfs.good;
+        good.clear();
+        good.resize(layout.len, 0);
+        layout.load(sp, &self.good_map, s.y, good);
+        if bits::get(&good[off..off + n], i) {
+            return true;
+        }
+        let row = &mut bfs.row;
+        row.clear();
+        row.extend_from_slice(self.mask(c));
+        for &(x, o) in visited {
+            let j = x - sp.x_lo(o);
+            let (off, n) = layout.span(o);
+            if (x, o) != (s.x, s.o) && j >= 0 && (j as usize) < n * 64 {
+                row[off + j as usize / 64] &= !(1 << (j % 64));
+            }
+        }
+        layout.joined(sp, row, (s.o, i), good, &mut bfs.runs)
+    }
+
     /// Whether `s` lies in an alive component.
     pub fn alive_at(&self, sp: &UnitSpace, s: State) -> bool {
         self.comp(sp, s).is_some()
@@ -450,5 +496,52 @@ mod tests {
         }
         // The cases exercise both sides.
         assert!(alive > 1000 && dead > 100, "{alive} alive, {dead} dead");
+    }
+
+    /// On random boards, targets and visited positions, the flood of [`Comps::escapable`] says
+    /// what a search along the row finds: whether some state keeps the unit viable, a target
+    /// state or one with an alive descent; and [`Comps::good`] says which states those are.
+    #[test]
+    fn escapable_agrees_with_the_search_along_the_row() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(31);
+        let (mut cases, mut yes, mut no) = (0, 0, 0);
+        let mut bfs = Bfs::default();
+        let mut bfs2 = Bfs::default();
+        while cases < 400 {
+            let Some(case) = Case::random(&mut rng) else {
+                continue;
+            };
+            cases += 1;
+            let job = case.job(rng.gen_range(0..case.locks.len()));
+            let mut comps = Comps::default();
+            comps.build(&job, None);
+            let sp = &case.space;
+            for idx in 0..sp.states {
+                let s = sp.state_of(idx);
+                if s.y < job.start.y || !comps.alive_at(sp, s) {
+                    continue;
+                }
+                // Random positions of the row visited (the state's own among them, at times).
+                let mut visited: RowVisited = Vec::new();
+                for j in 0..sp.states {
+                    let t = sp.state_of(j);
+                    if t.y == s.y && sp.is_free(job.free, t) && rng.gen_bool(0.3) {
+                        visited.push((t.x, t.o));
+                    }
+                }
+                let viable = |t: State| job.at_target(t) || job.alive_descent(&comps, t).is_some();
+                assert_eq!(comps.good(sp, s), viable(s), "case {cases} {s:?}");
+                let want = job.escape_to(s, &visited, &mut bfs2, viable).is_some();
+                assert_eq!(
+                    comps.escapable(sp, s, &visited, &mut bfs),
+                    want,
+                    "case {cases} {s:?}"
+                );
+                yes += want as usize;
+                no += !want as usize;
+            }
+        }
+        eprintln!("{yes} escapable, {no} not");
+        assert!(yes > 1000 && no > 100, "{yes} escapable, {no} not");
     }
 }

@@ -286,7 +286,7 @@ impl Job<'_> {
     }
 
     /// A path along the row to the nearest state that is the target or can descend into an
-    /// alive component: what keeps the unit viable.
+    /// alive component: what keeps the unit viable ([`Comps::good`]).
     pub(super) fn escape(
         &self,
         comps: &Comps,
@@ -294,9 +294,7 @@ impl Job<'_> {
         visited: &RowVisited,
         bfs: &mut Bfs,
     ) -> Option<Vec<(Command, State)>> {
-        self.escape_to(s, visited, bfs, |t| {
-            self.at_target(t) || self.alive_descent(comps, t).is_some()
-        })
+        self.escape_to(s, visited, bfs, |t| comps.good(self.space, t))
     }
 }
 

@@ -73,7 +73,7 @@ pub fn greedy(job: &Job, comps: &Comps, order: &[usize], bfs: &mut [Bfs; 2]) -> 
             if !comps.alive_at(sp, end) {
                 return None;
             }
-            job.escape(comps, end, &row, &mut bfs[0])?;
+            comps.escapable(sp, end, &row, &mut bfs[0]).then_some(())?;
             Some((w, end, row))
         });
         if let Some((w, end, row)) = word {
@@ -276,7 +276,7 @@ fn best_action(
         if ve <= NEG || !beats(wv + ve, &best) {
             continue;
         }
-        if job.escape(comps, end, &row, bfs).is_some() {
+        if comps.escapable(sp, end, &row, bfs) {
             best = Some((wv + ve, Action::Word(w, end, row)));
         }
     }

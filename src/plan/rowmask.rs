@@ -176,6 +176,32 @@ impl RowMask {
         count as usize
     }
 
+    /// Whether the component of `m` holding the state `(o, i)` (bit `i` of orientation `o`,
+    /// which must be set) meets `target`: what a flood of `m` from that state would reach.
+    pub fn joined(
+        &self,
+        sp: &UnitSpace,
+        m: &[u64],
+        (o, i): (u8, usize),
+        target: &[u64],
+        out: &mut Runs,
+    ) -> bool {
+        self.components(sp, m, out);
+        let i = i as u32;
+        let Some(r) = out
+            .runs
+            .iter()
+            .position(|r| r.o == o && r.lo <= i && i < r.hi)
+        else {
+            return false;
+        };
+        let c = out.comp[r];
+        out.runs
+            .iter()
+            .zip(&out.comp)
+            .any(|(run, &rc)| rc == c && self.meets(target, *run))
+    }
+
     /// Sets the bits of run `r` in the row mask `m`.
     pub fn set_run(&self, m: &mut [u64], r: Run) {
         let (off, _) = self.span(r.o);
@@ -284,6 +310,22 @@ mod tests {
             }
             assert_eq!(got, want, "case {cases}");
             multi += (count > 1 && sp.rotates()) as usize;
+            // From a random state of the mask, whether its flood meets a random target.
+            let target: Vec<u64> = m
+                .iter()
+                .map(|&w| w & rng.gen::<u64>() & rng.gen::<u64>())
+                .collect();
+            if let Some((o, i)) = layout.first_bit(&m) {
+                let mut c = vec![0u64; layout.len];
+                layout.set(&mut c, o, i);
+                layout.flood(&sp, &mut c, &m, &mut tmp);
+                let meets = c.iter().zip(&target).any(|(a, b)| a & b != 0);
+                assert_eq!(
+                    layout.joined(&sp, &m, (o, i), &target, &mut runs),
+                    meets,
+                    "case {cases}"
+                );
+            }
         }
         assert!(
             multi > 500,
