@@ -18,10 +18,11 @@
 //! Coordinates are those of [`crate::plan::space`]: states `(x, y, o)` with canonical
 //! orientations, rows of the unit's [`RowMask`] layout.
 
+use super::row::RowSearch;
 use super::unit::{Job, RowVisited, NEG};
 use crate::plan::bits;
 use crate::plan::rowmask::Runs;
-use crate::plan::{Bfs, RowMask, State, UnitSpace};
+use crate::plan::{RowMask, State, UnitSpace};
 
 /// The alive row components of a unit on a board, and their values.
 #[derive(Debug, Default)]
@@ -402,7 +403,13 @@ impl Comps {
     /// target state or a state with a descent into an alive component: whether
     /// [`Job::escape`] finds one, without the path. A flood of the row (the component of `s`
     /// less the visited positions) instead of a search state by state.
-    pub fn escapable(&self, sp: &UnitSpace, s: State, visited: &RowVisited, bfs: &mut Bfs) -> bool {
+    pub fn escapable(
+        &self,
+        sp: &UnitSpace,
+        s: State,
+        visited: &RowVisited,
+        bfs: &mut RowSearch,
+    ) -> bool {
         let Some(c) = self.comp(sp, s) else {
             return false;
         };
@@ -416,7 +423,7 @@ impl Comps {
         if bits::get(&good[off..off + n], i) {
             return true;
         }
-        let row = &mut bfs.row;
+        let row = &mut bfs.flood;
         row.clear();
         row.extend_from_slice(self.mask(c));
         for &(x, o) in visited {
@@ -505,8 +512,8 @@ mod tests {
     fn escapable_agrees_with_the_search_along_the_row() {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(31);
         let (mut cases, mut yes, mut no) = (0, 0, 0);
-        let mut bfs = Bfs::default();
-        let mut bfs2 = Bfs::default();
+        let mut bfs = RowSearch::default();
+        let mut bfs2 = RowSearch::default();
         while cases < 400 {
             let Some(case) = Case::random(&mut rng) else {
                 continue;

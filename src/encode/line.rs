@@ -10,10 +10,11 @@
 //! none of its first-row positions is the blocked neighbour; it ends going west, going east or
 //! fresh according to its last command. The walk checks the visited positions exactly.
 
+use super::row::RowSearch;
 use super::unit::{Job, RowVisited, NEG};
 use super::walk::Spelt;
 use crate::engine::Command;
-use crate::plan::{Bfs, State};
+use crate::plan::State;
 
 /// How the unit arrived on its row.
 const FRESH: usize = 0;
@@ -225,7 +226,7 @@ pub fn walk(
     word_phrases: &[Vec<usize>],
     bonus: &mut [i32],
     v: &[i32],
-    bfs: &mut Bfs,
+    bfs: &mut RowSearch,
 ) -> Option<Spelt> {
     let sp = job.space;
     let val = |s: State, h: usize| value_at(job, v, s, h);

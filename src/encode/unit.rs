@@ -12,8 +12,9 @@
 //! stuck; the dynamic programme's values ignore visited positions and are only estimates.
 
 use super::comps::Comps;
+use super::row::RowSearch;
 use crate::engine::Command;
-use crate::plan::{Bfs, LockKey, State, UnitSpace};
+use crate::plan::{LockKey, State, UnitSpace};
 
 /// Value of an impossible component in the dynamic programme.
 pub const NEG: i32 = i32::MIN / 4;
@@ -168,100 +169,12 @@ impl Job<'_> {
     }
 
     /// The in-row moves (E, W and, for units with several orientations, the rotations).
-    pub(super) fn row_moves(&self) -> &'static [Command] {
+    pub fn row_moves(&self) -> &'static [Command] {
         if !self.space.rotates() {
             &[Command::W, Command::E]
         } else {
             &[Command::W, Command::E, Command::CW, Command::CCW]
         }
-    }
-
-    /// Starts a breadth-first search within the row of `s` (see [`Job::row_grow`]): `s` alone is
-    /// queued.
-    pub fn row_begin(&self, s: State, bfs: &mut Bfs) {
-        let sp = self.space;
-        bfs.begin(sp.states);
-        let si = sp.index(s).expect("the unit's state is free");
-        bfs.visit(si, u32::MAX, 0);
-    }
-
-    /// Expands the queued state `bfs.queue[head]` of a search along the row: queues its
-    /// neighbours by the row moves that are free, not in `visited` and not seen yet, calling
-    /// `found` on each; stops at the first for which it returns true, and returns its index.
-    pub fn row_grow(
-        &self,
-        head: usize,
-        visited: &RowVisited,
-        bfs: &mut Bfs,
-        mut found: impl FnMut(State, usize) -> bool,
-    ) -> Option<usize> {
-        let sp = self.space;
-        let i = bfs.queue[head] as usize;
-        let cur = sp.state_of(i);
-        for &cmd in self.row_moves() {
-            let n = sp.step(cur, cmd);
-            if !sp.is_free(self.free, n) || visited.contains(&(n.x, n.o)) {
-                continue;
-            }
-            let ni = sp.index(n).expect("free states lie in the box");
-            if !bfs.seen(ni) {
-                bfs.visit(ni, i as u32, cmd as u8);
-                if found(n, bfs.queue.len()) {
-                    return Some(ni);
-                }
-            }
-        }
-        None
-    }
-
-    /// Breadth-first search within the row of `s`, through free states not in `visited`, until
-    /// `limit` states are found or `stop` holds for one. Fills `bfs.queue` with their dense
-    /// indices, nearest first (`s` first); returns the index where `stop` held.
-    pub fn row_search(
-        &self,
-        s: State,
-        visited: &RowVisited,
-        limit: usize,
-        bfs: &mut Bfs,
-        mut stop: impl FnMut(State) -> bool,
-    ) -> Option<usize> {
-        self.row_begin(s, bfs);
-        if stop(s) {
-            return Some(bfs.queue[0] as usize);
-        }
-        let mut head = 0;
-        while head < bfs.queue.len() {
-            let (mut stopped, mut full) = (false, false);
-            let hit = self.row_grow(head, visited, bfs, |n, len| {
-                stopped = stop(n);
-                full = len >= limit;
-                stopped || full
-            });
-            if stopped {
-                return hit;
-            }
-            if full {
-                return None;
-            }
-            head += 1;
-        }
-        None
-    }
-
-    /// The commands from the search's root to dense index `i`, with the states on the way.
-    pub fn row_path(&self, bfs: &Bfs, i: usize) -> Vec<(Command, State)> {
-        let mut path = Vec::new();
-        let mut cur = i;
-        loop {
-            let (p, c) = bfs.parent(cur);
-            if p == u32::MAX {
-                break;
-            }
-            path.push((Command::from_index(c as usize), self.space.state_of(cur)));
-            cur = p as usize;
-        }
-        path.reverse();
-        path
     }
 
     /// A free descent from `s` into an alive component, if any.
@@ -278,11 +191,11 @@ impl Job<'_> {
         &self,
         s: State,
         visited: &RowVisited,
-        bfs: &mut Bfs,
+        rs: &mut RowSearch,
         good: impl Fn(State) -> bool,
     ) -> Option<Vec<(Command, State)>> {
-        let found = self.row_search(s, visited, usize::MAX, bfs, good)?;
-        Some(self.row_path(bfs, found))
+        let found = rs.search(self, s, visited, usize::MAX, good)?;
+        Some(rs.path(self, found))
     }
 
     /// A path along the row to the nearest state that is the target or can descend into an
@@ -292,9 +205,9 @@ impl Job<'_> {
         comps: &Comps,
         s: State,
         visited: &RowVisited,
-        bfs: &mut Bfs,
+        rs: &mut RowSearch,
     ) -> Option<Vec<(Command, State)>> {
-        self.escape_to(s, visited, bfs, |t| comps.good(self.space, t))
+        self.escape_to(s, visited, rs, |t| comps.good(self.space, t))
     }
 }
 

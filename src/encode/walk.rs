@@ -11,10 +11,11 @@
 //! rule).
 
 use super::comps::Comps;
+use super::row::RowSearch;
 use super::unit::{Job, RowVisited, NEG};
 use super::PhraseTable;
 use crate::engine::Command;
-use crate::plan::{Bfs, State};
+use crate::plan::State;
 
 /// How many states along the row the dynamic programme's walk considers at each step.
 const SEARCH: usize = 512;
@@ -54,7 +55,12 @@ fn follow(out: &mut Spelt, visited: &mut RowVisited, path: &[(Command, State)]) 
 
 /// The greedy walker; `order` lists the words to try, best first. `comps` must be built (no
 /// values needed). `None` only if the start itself cannot reach the target.
-pub fn greedy(job: &Job, comps: &Comps, order: &[usize], bfs: &mut [Bfs; 2]) -> Option<Spelt> {
+pub fn greedy(
+    job: &Job,
+    comps: &Comps,
+    order: &[usize],
+    bfs: &mut [RowSearch; 2],
+) -> Option<Spelt> {
     let sp = job.space;
     let mut out = Spelt::default();
     let mut s = job.start;
@@ -137,7 +143,7 @@ pub fn dp(
     wval: &mut [i32],
     word_phrases: &[Vec<usize>],
     bonus: &mut [i32],
-    bfs: &mut [Bfs; 2],
+    bfs: &mut [RowSearch; 2],
 ) -> Option<Spelt> {
     let sp = job.space;
     let mut out = Spelt::default();
@@ -155,19 +161,16 @@ pub fn dp(
         // The search along the row grows only as far as the states looked at: most steps stop
         // within the first few.
         let mut vis = RowVisited::new();
-        job.row_begin(s, outer);
-        let mut head = 0;
+        outer.begin(job, s, &visited);
         for k in 0..SEARCH {
-            while outer.queue.len() <= k && head < outer.queue.len() {
-                job.row_grow(head, &visited, outer, |_, _| false);
-                head += 1;
+            while outer.queue.len() <= k && !outer.done() {
+                outer.grow(job, |_, _| false);
             }
             let Some(&a) = outer.queue.get(k) else {
                 break;
             };
-            let a = a as usize;
-            let at = sp.state_of(a);
-            let path = job.row_path(outer, a);
+            let at = outer.state(job, a);
+            let path = outer.path(job, a);
             vis.clear();
             vis.extend_from_slice(&visited);
             vis.extend(path.iter().map(|(_, st)| (st.x, st.o)));
@@ -234,7 +237,7 @@ fn best_action(
     s: State,
     visited: &RowVisited,
     floor: i32,
-    bfs: &mut Bfs,
+    bfs: &mut RowSearch,
 ) -> Option<(i32, Action)> {
     let sp = job.space;
     let mut best: Option<(i32, Action)> = None;
@@ -347,7 +350,7 @@ mod tests {
             let mut bonus: Vec<i32> = phrases.iter().map(|p| p.first_use()).collect();
             let mut comps = Comps::default();
             comps.build(&job, Some(&wval));
-            let mut bfs: [Bfs; 2] = Default::default();
+            let mut bfs: [RowSearch; 2] = Default::default();
             let order: Vec<usize> = (0..n).collect();
             let g = greedy(&job, &comps, &order, &mut bfs).expect("the spawn reaches the lock");
             check_replay(&case, &job, &g.text);
@@ -396,7 +399,7 @@ mod tests {
             let mut comps = Comps::default();
             comps.build(&job, Some(&wval));
             let bound = comps.value_of(&case.space, job.start) as i64;
-            let mut bfs: [Bfs; 2] = Default::default();
+            let mut bfs: [RowSearch; 2] = Default::default();
             let mut order: Vec<usize> = (0..words.len()).collect();
             order.shuffle(&mut rng);
             let g = greedy(&job, &comps, &order, &mut bfs).expect("the spawn reaches the lock");

@@ -47,11 +47,6 @@ pub struct Bfs {
     pub(crate) dist: Vec<u32>,
     /// States by bound on the path length through them, less the start's ([`crate::plan::UnitSpace::path`]).
     pub(crate) buckets: Vec<Vec<u32>>,
-    /// Row masks and runs for the searches that flood a row instead of visiting its states
-    /// one by one (the encoders' escapes).
-    pub row: Vec<u64>,
-    pub good: Vec<u64>,
-    pub runs: super::rowmask::Runs,
 }
 
 impl Bfs {
