@@ -179,6 +179,17 @@ impl RowSearch {
         None
     }
 
+    /// Appends the positions of the states on the way from the search's first state to position
+    /// `p` (`p` included, the first state not) to `visited`, in no particular order.
+    pub fn visit_path(&self, job: &Job, p: u32, visited: &mut RowVisited) {
+        let mut cur = p;
+        while self.parent[cur as usize].0 != ROOT {
+            let s = self.state(job, cur);
+            visited.push((s.x, s.o));
+            cur = self.parent[cur as usize].0;
+        }
+    }
+
     /// The commands from the search's first state to position `p`, with the states on the way.
     pub fn path(&self, job: &Job, p: u32) -> Vec<(Command, State)> {
         let mut path = Vec::new();

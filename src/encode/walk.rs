@@ -124,8 +124,9 @@ pub fn earn(w: usize, wval: &mut [i32], word_phrases: &[Vec<usize>], bonus: &mut
     }
 }
 
-/// A row path to a launch state, with the action taken there and its value.
-type Choice = (i32, Vec<(Command, State)>, Action);
+/// The value of an action, the position along the row (of the walk's search) where it is
+/// taken, and the action.
+type Choice = (i32, u32, Action);
 
 enum Action {
     Lock(State),
@@ -170,20 +171,19 @@ pub fn dp(
                 break;
             };
             let at = outer.state(job, a);
-            let path = outer.path(job, a);
             vis.clear();
             vis.extend_from_slice(&visited);
-            vis.extend(path.iter().map(|(_, st)| (st.x, st.o)));
+            outer.visit_path(job, a, &mut vis);
             let floor = chosen.as_ref().map_or(NEG, |c| c.0);
             if let Some((val, act)) = best_action(job, comps, wval, at, &vis, floor, inner) {
-                chosen = Some((val, path, act));
+                chosen = Some((val, a, act));
                 if val >= goal {
                     break;
                 }
             }
         }
         let (_, path, act) = match chosen {
-            Some(c) => c,
+            Some((val, a, act)) => (val, outer.path(job, a), act),
             None => {
                 // Nothing among the nearest states: follow the way out that viability promises.
                 let path = job
@@ -262,23 +262,23 @@ fn best_action(
     }
     // A word's end lies in an alive component of the row where it ends, so its value is at
     // most its own plus the best of that row's: words that cannot beat the best so far are not
-    // played out.
+    // played out. Nor are those whose end, known at once, is worth too little.
     let parity = s.y.rem_euclid(2) as usize;
     for (w, &wv) in wval.iter().enumerate() {
         let Some(geo) = &job.geometry[w] else {
             continue;
         };
-        let ldy = geo[parity].last().map_or(0, |st| st.1);
-        if !beats(wv.saturating_add(comps.row_max(s.y + ldy)), &best) {
+        let &last = geo[parity].last().expect("words are not empty");
+        if !beats(wv.saturating_add(comps.row_max(s.y + last.1)), &best) {
+            continue;
+        }
+        let ve = comps.value_of(sp, job.state(s, last));
+        if ve <= NEG || !beats(wv + ve, &best) {
             continue;
         }
         let Some((end, row)) = job.try_word(w, s, visited) else {
             continue;
         };
-        let ve = comps.value_of(sp, end);
-        if ve <= NEG || !beats(wv + ve, &best) {
-            continue;
-        }
         if comps.escapable(sp, end, &row, bfs) {
             best = Some((wv + ve, Action::Word(w, end, row)));
         }
