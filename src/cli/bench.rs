@@ -55,6 +55,27 @@ pub struct Args {
     /// weights of the solver's work counts (the table in src/work.rs).
     #[arg(long)]
     pub calibrate: bool,
+    /// Instead of solving: each stage's cost per unit (greedy plan, beam, plain paths, greedy,
+    /// DP and character encoders) on every problem's first seed, on one thread.
+    #[arg(long)]
+    pub stages: bool,
+    /// With --stages, also an empty board of this size with this many units of the first problem
+    /// (repeatable), e.g. 100x100:4000.
+    #[arg(long, value_name = "WxH:N", requires = "stages",
+        value_parser = crate::cli::stages::board_spec)]
+    pub board: Vec<crate::cli::stages::BoardSpec>,
+    /// With --stages, the most seconds a stage may run (past it, the units it reached count).
+    #[arg(long, value_name = "S", default_value = "30", allow_negative_numbers = true,
+        value_parser = crate::cli::args::seconds)]
+    pub stage_time: f64,
+    /// With --stages, the most runs of a stage shorter than 2 s (the fastest counts).
+    #[arg(long, value_name = "N", default_value = "3", allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<usize>(1, 100))]
+    pub repeat: usize,
+    /// With --stages, only these stages (comma-separated: plan, bare, beam16, plain, greedy,
+    /// dp, chars); the greedy plan runs anyway, for the encoders.
+    #[arg(long, value_name = "STAGE", requires = "stages", value_delimiter = ',')]
+    pub only: Vec<String>,
 }
 
 /// Runs `hextris bench`.
@@ -81,6 +102,14 @@ pub fn run(args: Args) -> Result<()> {
         .as_deref()
         .map(crate::store::Store::open)
         .transpose()?;
+    if args.stages {
+        let opts = crate::cli::stages::StageOptions {
+            limit: args.stage_time,
+            repeat: args.repeat,
+            only: args.only.clone(),
+        };
+        return crate::cli::stages::run(&loaded, &args.board, &phrases, &opts);
+    }
     let systems = args.weights.get()?;
     // The variants of the search: the compiled-in options, or each file given.
     let variants: Vec<(String, crate::solve::SearchOptions)> = if args.search.is_empty() {

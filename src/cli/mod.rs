@@ -10,6 +10,7 @@ pub mod phrases;
 pub mod progress;
 pub mod score;
 pub mod solve;
+pub mod stages;
 pub mod store;
 pub mod tune;
 pub mod view;

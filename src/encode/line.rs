@@ -11,11 +11,12 @@
 //! fresh according to its last command. The walk checks the visited positions exactly.
 
 use super::heading::{after_along_row, forbids, EAST, FRESH, WEST};
+use super::row::RowSearch;
 use super::unit::{Job, RowVisited};
 use super::walk::Spelt;
 use super::NEG;
 use crate::engine::Command;
-use crate::plan::{Bfs, State};
+use crate::plan::State;
 
 /// Per word of the job: the heading after the word, and which neighbours of the start (west,
 /// east) its first-row positions use, per start-row parity.
@@ -61,7 +62,7 @@ pub fn values(job: &Job, words: &LineWords, wval: &[i32], v: &mut Vec<i32>) {
     let sp = job.space;
     v.clear();
     v.resize(sp.states * 3, NEG);
-    let rows = sp.rows_from(job.start.y);
+    let rows = job.rows();
     let at = |s: State| sp.index(s).filter(|_| sp.is_free(job.free, s));
     for y in rows.rev() {
         let parity = y.rem_euclid(2) as usize;
@@ -221,7 +222,7 @@ pub fn walk(
     word_phrases: &[Vec<usize>],
     bonus: &mut [i32],
     v: &[i32],
-    bfs: &mut Bfs,
+    bfs: &mut RowSearch,
 ) -> Option<Spelt> {
     let sp = job.space;
     let val = |s: State, h: usize| value_at(job, v, s, h);

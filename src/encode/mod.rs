@@ -15,6 +15,7 @@ pub mod forward;
 pub mod heading;
 pub mod line;
 pub mod phrases;
+pub mod row;
 pub mod unit;
 pub mod walk;
 
@@ -116,7 +117,8 @@ pub struct Encoder<'a> {
 #[derive(Debug, Default)]
 struct Buffers {
     free: Vec<u64>,
-    bfs: [Bfs; 2],
+    bfs: [row::RowSearch; 2],
+    path: Bfs,
     comps: Comps,
     line: Vec<i32>,
 }
@@ -368,7 +370,7 @@ impl<'a> Encoder<'a> {
                     }
                 }
             };
-            let spelt = spelt.unwrap_or_else(|| plain_unit(&job, &mut b.bfs[0]));
+            let spelt = spelt.unwrap_or_else(|| plain_unit(&job, &mut b.path));
             for &w in &spelt.words {
                 for &p in &self.word_phrases[w] {
                     used[p] = true;

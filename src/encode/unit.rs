@@ -12,8 +12,9 @@
 //! stuck; the dynamic programme's values ignore visited positions and are only estimates.
 
 use super::comps::Comps;
+use super::row::RowSearch;
 use crate::engine::Command;
-use crate::plan::{Bfs, LockKey, State, UnitSpace};
+use crate::plan::{LockKey, State, UnitSpace};
 
 /// A word's geometry for one unit (rotations reduced modulo the unit's distinct orientations),
 /// per start-row parity; `None` when the unit can never play it.
@@ -135,6 +136,19 @@ impl Job<'_> {
         Some((end, row))
     }
 
+    /// The rows a walk to the target can use: from the start's row down to the lowest row of a
+    /// target state. No command climbs, so a state below that row never reaches the target, and
+    /// the programmes need not look there (on a board whose stack leaves many rows below the
+    /// lock, most of the rows). All the rows the unit can reach when no state is a target.
+    pub fn rows(&self) -> std::ops::Range<i64> {
+        let rows = self.space.rows_from(self.start.y);
+        let targets = self.space.lock_states(self.free, self.target);
+        match targets.iter().map(|t| t.y).max() {
+            Some(last) => rows.start..rows.end.min(last + 1),
+            None => rows,
+        }
+    }
+
     /// Whether `s` has the target's member set and can lock there (a state of the same member
     /// set may lock only by a rotation, which another one need not share).
     pub fn at_target(&self, s: State) -> bool {
@@ -147,71 +161,12 @@ impl Job<'_> {
     }
 
     /// The in-row moves (E, W and, for units with several orientations, the rotations).
-    pub(super) fn row_moves(&self) -> &'static [Command] {
+    pub fn row_moves(&self) -> &'static [Command] {
         if !self.space.rotates() {
             &[Command::W, Command::E]
         } else {
             &[Command::W, Command::E, Command::CW, Command::CCW]
         }
-    }
-
-    /// Breadth-first search within the row of `s`, through free states not in `visited`, until
-    /// `limit` states are found or `stop` holds for one. Fills `bfs.queue` with their dense
-    /// indices, nearest first (`s` first); returns the index where `stop` held.
-    pub fn row_search(
-        &self,
-        s: State,
-        visited: &RowVisited,
-        limit: usize,
-        bfs: &mut Bfs,
-        mut stop: impl FnMut(State) -> bool,
-    ) -> Option<usize> {
-        let sp = self.space;
-        bfs.begin(sp.states);
-        let si = sp.index(s).expect("the unit's state is free");
-        bfs.visit(si, u32::MAX, 0);
-        if stop(s) {
-            return Some(si);
-        }
-        let mut head = 0;
-        while head < bfs.queue.len() {
-            let i = bfs.queue[head] as usize;
-            head += 1;
-            let cur = sp.state_of(i);
-            for &cmd in self.row_moves() {
-                let n = sp.step(cur, cmd);
-                if !sp.is_free(self.free, n) || visited.contains(&(n.x, n.o)) {
-                    continue;
-                }
-                let ni = sp.index(n).expect("free states lie in the box");
-                if !bfs.seen(ni) {
-                    bfs.visit(ni, i as u32, cmd as u8);
-                    if stop(n) {
-                        return Some(ni);
-                    }
-                    if bfs.queue.len() >= limit {
-                        return None;
-                    }
-                }
-            }
-        }
-        None
-    }
-
-    /// The commands from the search's root to dense index `i`, with the states on the way.
-    pub fn row_path(&self, bfs: &Bfs, i: usize) -> Vec<(Command, State)> {
-        let mut path = Vec::new();
-        let mut cur = i;
-        loop {
-            let (p, c) = bfs.parent(cur);
-            if p == u32::MAX {
-                break;
-            }
-            path.push((Command::from_index(c as usize), self.space.state_of(cur)));
-            cur = p as usize;
-        }
-        path.reverse();
-        path
     }
 
     /// A free descent from `s` into an alive component, if any.
@@ -228,25 +183,23 @@ impl Job<'_> {
         &self,
         s: State,
         visited: &RowVisited,
-        bfs: &mut Bfs,
+        rs: &mut RowSearch,
         good: impl Fn(State) -> bool,
     ) -> Option<Vec<(Command, State)>> {
-        let found = self.row_search(s, visited, usize::MAX, bfs, good)?;
-        Some(self.row_path(bfs, found))
+        let found = rs.search(self, s, visited, usize::MAX, good)?;
+        Some(rs.path(self, found))
     }
 
     /// A path along the row to the nearest state that is the target or can descend into an
-    /// alive component: what keeps the unit viable.
+    /// alive component: what keeps the unit viable ([`Comps::good`]).
     pub(super) fn escape(
         &self,
         comps: &Comps,
         s: State,
         visited: &RowVisited,
-        bfs: &mut Bfs,
+        rs: &mut RowSearch,
     ) -> Option<Vec<(Command, State)>> {
-        self.escape_to(s, visited, bfs, |t| {
-            self.at_target(t) || self.alive_descent(comps, t).is_some()
-        })
+        self.escape_to(s, visited, rs, |t| comps.good(self.space, t))
     }
 }
 

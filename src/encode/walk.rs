@@ -11,11 +11,12 @@
 //! rule).
 
 use super::comps::Comps;
+use super::row::RowSearch;
 use super::unit::{Job, RowVisited};
 use super::PhraseTable;
 use super::NEG;
 use crate::engine::Command;
-use crate::plan::{Bfs, State};
+use crate::plan::State;
 
 /// How many states along the row the dynamic programme's walk considers at each step.
 const SEARCH: usize = 512;
@@ -55,7 +56,12 @@ fn follow(out: &mut Spelt, visited: &mut RowVisited, path: &[(Command, State)]) 
 
 /// The greedy walker; `order` lists the words to try, best first. `comps` must be built (no
 /// values needed). `None` only if the start itself cannot reach the target.
-pub fn greedy(job: &Job, comps: &Comps, order: &[usize], bfs: &mut [Bfs; 2]) -> Option<Spelt> {
+pub fn greedy(
+    job: &Job,
+    comps: &Comps,
+    order: &[usize],
+    bfs: &mut [RowSearch; 2],
+) -> Option<Spelt> {
     let sp = job.space;
     let mut out = Spelt::default();
     let mut s = job.start;
@@ -74,7 +80,7 @@ pub fn greedy(job: &Job, comps: &Comps, order: &[usize], bfs: &mut [Bfs; 2]) -> 
             if !comps.alive_at(sp, end) {
                 return None;
             }
-            job.escape(comps, end, &row, &mut bfs[0])?;
+            comps.escapable(sp, end, &row, &mut bfs[0]).then_some(())?;
             Some((w, end, row))
         });
         if let Some((w, end, row)) = word {
@@ -119,8 +125,9 @@ pub fn earn(w: usize, wval: &mut [i32], word_phrases: &[Vec<usize>], bonus: &mut
     }
 }
 
-/// A row path to a launch state, with the action taken there and its value.
-type Choice = (i32, Vec<(Command, State)>, Action);
+/// The value of an action, the position along the row (of the walk's search) where it is
+/// taken, and the action.
+type Choice = (i32, u32, Action);
 
 enum Action {
     Lock(State),
@@ -138,7 +145,7 @@ pub fn dp(
     wval: &mut [i32],
     word_phrases: &[Vec<usize>],
     bonus: &mut [i32],
-    bfs: &mut [Bfs; 2],
+    bfs: &mut [RowSearch; 2],
 ) -> Option<Spelt> {
     let sp = job.space;
     let mut out = Spelt::default();
@@ -150,28 +157,34 @@ pub fn dp(
     loop {
         let goal = comps.value_of(sp, s);
         let [outer, inner] = bfs;
-        job.row_search(s, &visited, SEARCH, outer, |_| false);
-        let order: Vec<usize> = outer.queue.iter().map(|&i| i as usize).collect();
         let mut chosen: Option<Choice> = None;
         // Nearest first; stop at a state whose best action reaches the component's value, or
         // after a bounded number of states (the rest of the row rarely beats the nearest ones).
+        // The search along the row grows only as far as the states looked at: most steps stop
+        // within the first few.
         let mut vis = RowVisited::new();
-        for &a in &order {
-            let at = sp.state_of(a);
-            let path = job.row_path(outer, a);
+        outer.begin(job, s, &visited);
+        for k in 0..SEARCH {
+            while outer.queue.len() <= k && !outer.done() {
+                outer.grow(job, |_, _| false);
+            }
+            let Some(&a) = outer.queue.get(k) else {
+                break;
+            };
+            let at = outer.state(job, a);
             vis.clear();
             vis.extend_from_slice(&visited);
-            vis.extend(path.iter().map(|(_, st)| (st.x, st.o)));
+            outer.visit_path(job, a, &mut vis);
             let floor = chosen.as_ref().map_or(NEG, |c| c.0);
             if let Some((val, act)) = best_action(job, comps, wval, at, &vis, floor, inner) {
-                chosen = Some((val, path, act));
+                chosen = Some((val, a, act));
                 if val >= goal {
                     break;
                 }
             }
         }
         let (_, path, act) = match chosen {
-            Some(c) => c,
+            Some((val, a, act)) => (val, outer.path(job, a), act),
             None => {
                 // Nothing among the nearest states: follow the way out that viability promises.
                 let path = job
@@ -225,7 +238,7 @@ fn best_action(
     s: State,
     visited: &RowVisited,
     floor: i32,
-    bfs: &mut Bfs,
+    bfs: &mut RowSearch,
 ) -> Option<(i32, Action)> {
     let sp = job.space;
     let mut best: Option<(i32, Action)> = None;
@@ -250,24 +263,24 @@ fn best_action(
     }
     // A word's end lies in an alive component of the row where it ends, so its value is at
     // most its own plus the best of that row's: words that cannot beat the best so far are not
-    // played out.
+    // played out. Nor are those whose end, known at once, is worth too little.
     let parity = s.y.rem_euclid(2) as usize;
     for (w, &wv) in wval.iter().enumerate() {
         let Some(geo) = &job.geometry[w] else {
             continue;
         };
-        let ldy = geo[parity].last().map_or(0, |st| st.1);
-        if !beats(wv.saturating_add(comps.row_max(s.y + ldy)), &best) {
+        let &last = geo[parity].last().expect("words are not empty");
+        if !beats(wv.saturating_add(comps.row_max(s.y + last.1)), &best) {
+            continue;
+        }
+        let ve = comps.value_of(sp, job.state(s, last));
+        if ve <= NEG || !beats(wv + ve, &best) {
             continue;
         }
         let Some((end, row)) = job.try_word(w, s, visited) else {
             continue;
         };
-        let ve = comps.value_of(sp, end);
-        if ve <= NEG || !beats(wv + ve, &best) {
-            continue;
-        }
-        if job.escape(comps, end, &row, bfs).is_some() {
+        if comps.escapable(sp, end, &row, bfs) {
             best = Some((wv + ve, Action::Word(w, end, row)));
         }
     }
@@ -338,7 +351,7 @@ mod tests {
             let mut bonus: Vec<i32> = phrases.iter().map(|p| p.first_use()).collect();
             let mut comps = Comps::default();
             comps.build(&job, Some(&wval));
-            let mut bfs: [Bfs; 2] = Default::default();
+            let mut bfs: [RowSearch; 2] = Default::default();
             let order: Vec<usize> = (0..n).collect();
             let g = greedy(&job, &comps, &order, &mut bfs).expect("the spawn reaches the lock");
             check_replay(&case, &job, &g.text);
@@ -387,7 +400,7 @@ mod tests {
             let mut comps = Comps::default();
             comps.build(&job, Some(&wval));
             let bound = comps.value_of(&case.space, job.start) as i64;
-            let mut bfs: [Bfs; 2] = Default::default();
+            let mut bfs: [RowSearch; 2] = Default::default();
             let mut order: Vec<usize> = (0..words.len()).collect();
             order.shuffle(&mut rng);
             let g = greedy(&job, &comps, &order, &mut bfs).expect("the spawn reaches the lock");

@@ -103,6 +103,70 @@ pub fn ones(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// The runs of set bits of a row, in order: `(first, one past the last)`.
+pub fn runs(row: &[u64]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let n = row.len() * 64;
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let lo = next(row, at, false)?;
+        let hi = next(row, lo, true).unwrap_or(n);
+        at = hi;
+        Some((lo, hi))
+    })
+}
+
+/// The first bit at or after `from` that is set (or clear, with `clear`).
+#[inline]
+fn next(row: &[u64], from: usize, clear: bool) -> Option<usize> {
+    let mut j = from / 64;
+    if j >= row.len() {
+        return None;
+    }
+    let flip = if clear { u64::MAX } else { 0 };
+    let mut w = (row[j] ^ flip) & (u64::MAX << (from % 64));
+    loop {
+        if w != 0 {
+            return Some(j * 64 + w.trailing_zeros() as usize);
+        }
+        j += 1;
+        if j == row.len() {
+            return None;
+        }
+        w = row[j] ^ flip;
+    }
+}
+
+/// The bits `lo..hi` as a mask of word `j`.
+#[inline]
+fn range_in_word(j: usize, lo: usize, hi: usize) -> u64 {
+    let (a, b) = (lo.max(j * 64), hi.min(j * 64 + 64));
+    if a >= b {
+        return 0;
+    }
+    let len = b - a;
+    let ones = if len == 64 {
+        u64::MAX
+    } else {
+        (1u64 << len) - 1
+    };
+    ones << (a - j * 64)
+}
+
+/// Whether any of the bits `lo..hi` is set.
+#[inline]
+pub fn any_in(row: &[u64], lo: usize, hi: usize) -> bool {
+    (lo / 64..hi.div_ceil(64)).any(|j| row[j] & range_in_word(j, lo, hi) != 0)
+}
+
+/// Sets the bits `lo..hi`.
+#[inline]
+pub fn set_range(row: &mut [u64], lo: usize, hi: usize) {
+    let first = lo / 64;
+    for (j, w) in row[first..hi.div_ceil(64)].iter_mut().enumerate() {
+        *w |= range_in_word(first + j, lo, hi);
+    }
+}
+
 /// Whether bit `i` is set.
 #[inline]
 pub fn get(row: &[u64], i: usize) -> bool {
@@ -159,6 +223,52 @@ mod tests {
         let got: Vec<usize> = ones(&g).collect();
         assert_eq!(got, (60..70).collect::<Vec<_>>());
         assert!(!fill_runs(&mut g, &p));
+    }
+
+    /// Runs, range tests and range sets against a bit-by-bit reading, on random rows of one to
+    /// three words (runs across word boundaries, full and empty words included).
+    #[test]
+    fn runs_and_ranges_match_a_naive_reading() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rand = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for case in 0..3000 {
+            let n = 1 + case % 3;
+            let row: Vec<u64> = (0..n)
+                .map(|_| match rand() % 4 {
+                    0 => 0,
+                    1 => u64::MAX,
+                    _ => rand() | rand(),
+                })
+                .collect();
+            let bit = |i: usize| get(&row, i);
+            let mut naive = Vec::new();
+            let mut i = 0;
+            while i < n * 64 {
+                if bit(i) {
+                    let lo = i;
+                    while i < n * 64 && bit(i) {
+                        i += 1;
+                    }
+                    naive.push((lo, i));
+                } else {
+                    i += 1;
+                }
+            }
+            assert_eq!(runs(&row).collect::<Vec<_>>(), naive, "{row:x?}");
+            let lo = (rand() % (n as u64 * 64)) as usize;
+            let hi = lo + (rand() % (n as u64 * 64 - lo as u64 + 1)) as usize;
+            assert_eq!(any_in(&row, lo, hi), (lo..hi).any(bit), "{lo}..{hi}");
+            let mut set = row.clone();
+            set_range(&mut set, lo, hi);
+            for i in 0..n * 64 {
+                assert_eq!(get(&set, i), bit(i) || (lo..hi).contains(&i));
+            }
+        }
     }
 
     #[test]

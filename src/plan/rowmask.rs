@@ -1,9 +1,54 @@
 //! One row of a unit's state space as a bit mask over every orientation: the bit rows of the
 //! orientations `0..k` of one pivot row, side by side. Used to flood along a row (moves E, W and
 //! the rotations) and to hold the row components of the encoders.
+//!
+//! Two ways to find what the row moves join: [`RowMask::flood`] grows a set to a fixpoint (a
+//! few passes over the whole mask each), and [`RowMask::components`] labels every component at
+//! once from the runs of set bits (a run is joined along its row; rotations join runs of
+//! neighbouring orientations that share a pivot column), by union-find, in one pass. A test
+//! checks that both join the same states.
 
 use super::bits;
 use super::space::UnitSpace;
+
+/// One run of set bits of a row mask: orientation, first bit and one past the last (bit
+/// indices within the orientation's span).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub o: u8,
+    pub lo: u32,
+    pub hi: u32,
+}
+
+/// The components of a row mask (see [`RowMask::components`]), with reusable buffers.
+#[derive(Clone, Debug, Default)]
+pub struct Runs {
+    /// The runs, in layout order (orientation, then column).
+    pub runs: Vec<Run>,
+    /// Per run, its component: components are numbered in the order of their first bit.
+    pub comp: Vec<u32>,
+    parent: Vec<u32>,
+    /// Per orientation, the range of its runs.
+    by_o: Vec<(usize, usize)>,
+}
+
+impl Runs {
+    fn root(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let p = self.parent[i as usize];
+            self.parent[i as usize] = self.parent[p as usize];
+            i = p;
+        }
+        i
+    }
+
+    fn union(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.root(a as u32), self.root(b as u32));
+        if ra != rb {
+            self.parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+}
 
 /// The layout of a row mask: where each orientation's bits start, in words.
 #[derive(Clone, Debug, Default)]
@@ -66,6 +111,109 @@ impl RowMask {
         bits::set(&mut m[off..], i);
     }
 
+    /// Splits `m` into its components: the sets of its states joined by moves E and W within an
+    /// orientation and by rotations between neighbouring orientations (what [`RowMask::flood`]
+    /// joins). Fills `out.runs` and, per run, `out.comp`; returns the number of components,
+    /// numbered in the order of their first bit in the layout (the order in which repeated
+    /// floods from the first bit left would find them).
+    pub fn components(&self, sp: &UnitSpace, m: &[u64], out: &mut Runs) -> usize {
+        out.runs.clear();
+        out.by_o.clear();
+        for o in 0..sp.k {
+            let (off, n) = self.span(o);
+            let first = out.runs.len();
+            out.runs
+                .extend(bits::runs(&m[off..off + n]).map(|(lo, hi)| Run {
+                    o,
+                    lo: lo as u32,
+                    hi: hi as u32,
+                }));
+            out.by_o.push((first, out.runs.len()));
+        }
+        out.parent.clear();
+        out.parent.extend(0..out.runs.len() as u32);
+        if sp.rotates() {
+            // A rotation keeps the pivot: runs of orientations o and o + 1 (mod k) whose pivot
+            // columns overlap are joined. With two orientations the pair is the same both ways.
+            let k = sp.k;
+            let pairs = if k == 2 { 1 } else { k };
+            for o in 0..pairs {
+                let o2 = (o + 1) % k;
+                let (a0, a1) = out.by_o[o as usize];
+                let (b0, b1) = out.by_o[o2 as usize];
+                let (xa, xb) = (sp.x_lo(o), sp.x_lo(o2));
+                let (mut i, mut j) = (a0, b0);
+                while i < a1 && j < b1 {
+                    let (ra, rb) = (out.runs[i], out.runs[j]);
+                    let (alo, ahi) = (xa + ra.lo as i64, xa + ra.hi as i64);
+                    let (blo, bhi) = (xb + rb.lo as i64, xb + rb.hi as i64);
+                    if alo < bhi && blo < ahi {
+                        out.union(i, j);
+                    }
+                    // The run that ends first cannot meet any later run of the other side.
+                    if ahi <= bhi {
+                        i += 1;
+                    } else {
+                        j += 1;
+                    }
+                }
+            }
+        }
+        // Components numbered by their first run in layout order; a root is its component's
+        // smallest run index, so it is met first.
+        out.comp.clear();
+        let mut count = 0u32;
+        for r in 0..out.runs.len() {
+            let root = out.root(r as u32) as usize;
+            let c = if root == r {
+                count += 1;
+                count - 1
+            } else {
+                out.comp[root]
+            };
+            out.comp.push(c);
+        }
+        count as usize
+    }
+
+    /// Whether the component of `m` holding the state `(o, i)` (bit `i` of orientation `o`,
+    /// which must be set) meets `target`: what a flood of `m` from that state would reach.
+    pub fn joined(
+        &self,
+        sp: &UnitSpace,
+        m: &[u64],
+        (o, i): (u8, usize),
+        target: &[u64],
+        out: &mut Runs,
+    ) -> bool {
+        self.components(sp, m, out);
+        let i = i as u32;
+        let Some(r) = out
+            .runs
+            .iter()
+            .position(|r| r.o == o && r.lo <= i && i < r.hi)
+        else {
+            return false;
+        };
+        let c = out.comp[r];
+        out.runs
+            .iter()
+            .zip(&out.comp)
+            .any(|(run, &rc)| rc == c && self.meets(target, *run))
+    }
+
+    /// Sets the bits of run `r` in the row mask `m`.
+    pub fn set_run(&self, m: &mut [u64], r: Run) {
+        let (off, _) = self.span(r.o);
+        bits::set_range(&mut m[off..], r.lo as usize, r.hi as usize);
+    }
+
+    /// Whether the row mask `m` has a bit of run `r` set.
+    pub fn meets(&self, m: &[u64], r: Run) -> bool {
+        let (off, n) = self.span(r.o);
+        bits::any_in(&m[off..off + n], r.lo as usize, r.hi as usize)
+    }
+
     /// Expands `m` to everything reachable from it along the row through `allowed` (moves E
     /// and W within an orientation, rotations between neighbouring orientations). `m` must be a
     /// subset of `allowed`.
@@ -99,5 +247,89 @@ impl RowMask {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Problem;
+    use rand::{Rng, SeedableRng};
+
+    /// On random row masks of random units (one to six orientations, pivots on and off the
+    /// shape, rows one to three words wide), the components found from the runs are those that
+    /// repeated floods from the first bit left find, in the same order.
+    #[test]
+    fn components_from_runs_equal_repeated_floods() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(30);
+        let (mut cases, mut multi) = (0, 0);
+        while cases < 3000 {
+            let (w, h) = (rng.gen_range(3..190usize), rng.gen_range(4..12usize));
+            let units = [crate::testkit::random_unit(&mut rng, 5, 0.4)];
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (h, 0.0), &units, (1, &[0]));
+            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            cases += 1;
+            let sp = UnitSpace::new(&p.units[0], w, h);
+            let layout = sp.layout();
+            // Random states of one row, dense or sparse, among those on the board.
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut m = vec![0u64; layout.len];
+            layout.load(&sp, &free, rng.gen_range(0..h as i64), &mut m);
+            let density = rng.gen_range(0.2..0.95);
+            for word in m.iter_mut() {
+                let mut keep = 0u64;
+                for b in 0..64 {
+                    if rng.gen_bool(density) {
+                        keep |= 1 << b;
+                    }
+                }
+                *word &= keep;
+            }
+            let mut runs = Runs::default();
+            let count = layout.components(&sp, &m, &mut runs);
+            let mut remaining = m.clone();
+            let mut tmp = Vec::new();
+            let mut want: Vec<Vec<u64>> = Vec::new();
+            while let Some((o, i)) = layout.first_bit(&remaining) {
+                let mut c = vec![0u64; layout.len];
+                layout.set(&mut c, o, i);
+                layout.flood(&sp, &mut c, &remaining, &mut tmp);
+                for (r, w) in remaining.iter_mut().zip(&c) {
+                    *r &= !w;
+                }
+                want.push(c);
+            }
+            assert_eq!(count, want.len(), "case {cases}");
+            let mut got = vec![vec![0u64; layout.len]; count];
+            for (r, &c) in runs.runs.iter().zip(&runs.comp) {
+                layout.set_run(&mut got[c as usize], *r);
+            }
+            assert_eq!(got, want, "case {cases}");
+            multi += (count > 1 && sp.rotates()) as usize;
+            // From a random state of the mask, whether its flood meets a random target.
+            let target: Vec<u64> = m
+                .iter()
+                .map(|&w| w & rng.gen::<u64>() & rng.gen::<u64>())
+                .collect();
+            if let Some((o, i)) = layout.first_bit(&m) {
+                let mut c = vec![0u64; layout.len];
+                layout.set(&mut c, o, i);
+                layout.flood(&sp, &mut c, &m, &mut tmp);
+                let meets = c.iter().zip(&target).any(|(a, b)| a & b != 0);
+                assert_eq!(
+                    layout.joined(&sp, &m, (o, i), &target, &mut runs),
+                    meets,
+                    "case {cases}"
+                );
+            }
+        }
+        assert!(
+            multi > 500,
+            "only {multi} rows of several components that rotate"
+        );
     }
 }

@@ -1,0 +1,395 @@
+//! `hextris bench --stages`: the cost per unit of each stage of one game, one problem (or
+//! generated board) at a time, on one thread, so that a change to a stage can be measured on its
+//! own. The stages, as the solver runs them:
+//!
+//! - **plan**: the greedy plan (system `low`, width 1), with the phrase valuer where the solver
+//!   uses one (some unit cannot rotate and phrases are spelt), as the quick answer plans;
+//! - **bare**: the same plan without the valuer (the planner alone);
+//! - **beam16**: a beam of width 16 (branch 8, system `balanced`, the same valuer), per unit
+//!   and per unit of width;
+//! - **plain**, **greedy**, **dp**: the three encoders spelling the greedy plan;
+//! - **chars**: the character encoder spelling the greedy plan.
+//!
+//! Every input is deterministic (the problem's first seed, fixed tie-break seeds), so two runs
+//! measure the same work. Each stage stops at `--stage-time` seconds: its cost per unit is then
+//! that of the units it reached (the first ones, on the emptiest boards), marked with `>` in the
+//! totals; the character encoder, which spells all or nothing, spells the longest prefix of
+//! the plan (25 units, then four times as many) that its time allows. A stage that takes less than
+//! [`REPEAT_SECONDS`] runs again, up to `--repeat` times, and its fastest run counts.
+//!
+//! `--board WxH:N` adds an empty W x H board with N units of the first problem given, on its
+//! first seed (`tools/big_board.py` writes the same problem to a file, for `hextris solve`).
+
+use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable, PhraseValuer};
+use crate::engine::{evaluate, Phrases, Problem};
+use crate::error::{Error, Result};
+use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables, Weights};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// A stage that ran for less than this is run again (up to `--repeat` times).
+const REPEAT_SECONDS: f64 = 2.0;
+
+/// The character encoder's first prefix, in units (see [`chars_stage`]).
+const CHARS_FIRST: usize = 25;
+
+/// The beam width of the beam stage.
+const BEAM_WIDTH: usize = 16;
+
+/// A board to generate: `W x H` with `N` units (`WxH:N` on the command line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSpec {
+    pub width: usize,
+    pub height: usize,
+    pub units: u32,
+}
+
+/// Parses `WxH:N`.
+pub fn board_spec(s: &str) -> std::result::Result<BoardSpec, String> {
+    let bad = || format!("expected WIDTHxHEIGHT:UNITS such as 100x100:4000, not '{s}'");
+    let (size, units) = s.split_once(':').ok_or_else(bad)?;
+    let (w, h) = size.split_once('x').ok_or_else(bad)?;
+    let num = |t: &str, hi: u64| -> std::result::Result<u64, String> {
+        let v: u64 = t.trim().parse().map_err(|_| bad())?;
+        if v == 0 || v > hi {
+            return Err(bad());
+        }
+        Ok(v)
+    };
+    let side = crate::engine::problem::MAX_SIDE as u64;
+    Ok(BoardSpec {
+        width: num(w, side)? as usize,
+        height: num(h, side)? as usize,
+        units: num(units, u32::MAX as u64)? as u32,
+    })
+}
+
+/// An empty board of `spec` with the units of the problem in `text` (a problem file's JSON), on
+/// its first seed only.
+pub fn generated_board(text: &str, path: &Path, spec: BoardSpec) -> Result<Problem> {
+    let mut v: serde_json::Value = serde_json::from_str(text).map_err(|source| Error::Json {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let seed = v["sourceSeeds"]
+        .as_array()
+        .and_then(|s| s.first().cloned())
+        .unwrap_or(serde_json::Value::from(0));
+    v["width"] = spec.width.into();
+    v["height"] = spec.height.into();
+    v["filled"] = serde_json::Value::Array(Vec::new());
+    v["sourceLength"] = spec.units.into();
+    v["sourceSeeds"] = serde_json::Value::Array(vec![seed]);
+    Problem::from_json(&v.to_string(), path)
+}
+
+/// One stage's measure: its fastest run's time and the units it placed or spelt (`None` when it
+/// gave nothing: the character encoder out of time).
+#[derive(Clone, Copy, Debug)]
+struct Measure {
+    seconds: f64,
+    units: Option<usize>,
+    /// Stopped at the stage's time limit before the end of the game.
+    cut: bool,
+}
+
+impl Measure {
+    fn per_unit_us(&self, width: usize) -> Option<f64> {
+        let u = self.units.filter(|&u| u > 0)?;
+        Some(self.seconds * 1e6 / u as f64 / width as f64)
+    }
+}
+
+/// Runs `f` (which returns the units done and whether it was cut short) up to `repeat` times
+/// while the runs so far took less than [`REPEAT_SECONDS`]; the fastest run counts.
+fn measure(repeat: usize, mut f: impl FnMut() -> (Option<usize>, bool)) -> Measure {
+    let mut best: Option<Measure> = None;
+    let mut spent = 0.0;
+    for _ in 0..repeat.max(1) {
+        let t0 = Instant::now();
+        let (units, cut) = f();
+        let seconds = t0.elapsed().as_secs_f64();
+        spent += seconds;
+        if best.is_none_or(|b| seconds < b.seconds) {
+            best = Some(Measure {
+                seconds,
+                units,
+                cut,
+            });
+        }
+        if spent >= REPEAT_SECONDS {
+            break;
+        }
+    }
+    best.expect("at least one run")
+}
+
+/// The stages' names, in the table's order.
+const STAGES: [&str; 7] = ["plan", "bare", "beam16", "plain", "greedy", "dp", "chars"];
+
+/// What to measure and how.
+#[derive(Clone, Debug)]
+pub struct StageOptions {
+    /// The most seconds a stage may run.
+    pub limit: f64,
+    /// The most runs of a short stage.
+    pub repeat: usize,
+    /// The stages to run (all when empty); the greedy plan runs anyway, for the encoders.
+    pub only: Vec<String>,
+}
+
+impl StageOptions {
+    fn runs(&self, stage: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|s| s == stage)
+    }
+}
+
+/// A stage that did not run.
+const SKIPPED: Measure = Measure {
+    seconds: 0.0,
+    units: None,
+    cut: false,
+};
+
+/// Measures every stage on `problem`'s first seed.
+fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Measure> {
+    let (limit, repeat) = (opts.limit, opts.repeat);
+    let seed = problem.seeds.first().copied().unwrap_or(0);
+    let tables = Tables::new(problem);
+    let table = PhraseTable::new(phrases);
+    let encoder = Encoder::new(problem, &tables, &table);
+    let aware = !table.phrases.is_empty() && tables.spaces.iter().any(|s| !s.rotates());
+    let until = || Some(Instant::now() + Duration::from_secs_f64(limit));
+    let plan = |system: &str, width: usize, valued: bool| -> Plan {
+        let mut cfg = PlanConfig::whole_game(Weights::system(system).expect("a system"), 0);
+        cfg.deadline = until();
+        let mut valuer = (aware && valued).then(|| {
+            PhraseValuer::new(
+                &encoder,
+                crate::solve::SearchOptions::default().phrase_weight,
+                0,
+            )
+            .with_chars()
+        });
+        let shape = BeamShape {
+            width,
+            branch: width.clamp(1, 8),
+        };
+        plan_beam(
+            problem,
+            &tables,
+            seed,
+            &cfg,
+            shape,
+            valuer.as_mut().map(|v| v as _),
+        )
+    };
+    let planned = |p: &Plan| (Some(p.placements.len()), p.truncated);
+    let mut greedy_plan = Plan::default();
+    let first = measure(repeat, || {
+        greedy_plan = plan("low", 1, true);
+        planned(&greedy_plan)
+    });
+    let n = greedy_plan.placements.len();
+    let spelt = |text: &str| {
+        let locked = evaluate(problem, seed, text, phrases).locked as usize;
+        (Some(locked), locked < n)
+    };
+    let chars = CharTables::new(&table, &tables.spaces, problem.width);
+    let mut out = vec![first];
+    for &stage in &STAGES[1..] {
+        if !opts.runs(stage) {
+            out.push(SKIPPED);
+            continue;
+        }
+        out.push(match stage {
+            "bare" => measure(repeat, || planned(&plan("low", 1, false))),
+            "beam16" => measure(repeat, || planned(&plan("balanced", BEAM_WIDTH, true))),
+            "chars" => chars_stage(&greedy_plan, limit, |prefix, deadline| {
+                let mut stats = CharStats::default();
+                let text = encoder.encode_chars(&chars, prefix, Some(deadline), &mut stats)?;
+                Some(evaluate(problem, seed, &text, phrases).locked as usize)
+            }),
+            _ => {
+                let mode = match stage {
+                    "plain" => Mode::Plain,
+                    "greedy" => Mode::Greedy,
+                    _ => Mode::Dp,
+                };
+                measure(repeat, || {
+                    spelt(&encoder.encode(&greedy_plan, mode, until()))
+                })
+            }
+        });
+    }
+    out
+}
+
+/// The character encoder's stage: it spells all or nothing, so it spells the plan's first
+/// [`CHARS_FIRST`] units, then four times as many while the time measured so far says the next
+/// prefix fits in what is left of `limit`; the longest prefix spelt counts. `spell` spells a
+/// plan by a deadline and returns the units it locked.
+fn chars_stage(
+    plan: &Plan,
+    limit: f64,
+    mut spell: impl FnMut(&Plan, Instant) -> Option<usize>,
+) -> Measure {
+    let end = Instant::now() + Duration::from_secs_f64(limit);
+    let n = plan.placements.len();
+    let mut units = CHARS_FIRST.min(n);
+    let mut done: Option<Measure> = None;
+    while units > 0 {
+        let prefix = Plan {
+            placements: plan.placements[..units].to_vec(),
+            ..plan.clone()
+        };
+        let t0 = Instant::now();
+        let Some(locked) = spell(&prefix, end) else {
+            break;
+        };
+        let seconds = t0.elapsed().as_secs_f64();
+        done = Some(Measure {
+            seconds,
+            units: Some(locked),
+            cut: units < n,
+        });
+        let next = (units * 4).min(n);
+        let left = end.saturating_duration_since(Instant::now()).as_secs_f64();
+        if units == n || seconds * next as f64 / units as f64 > left {
+            break;
+        }
+        units = next;
+    }
+    done.unwrap_or(Measure {
+        seconds: limit,
+        units: None,
+        cut: true,
+    })
+}
+
+/// The table of one problem's stages: microseconds per unit (per unit of width for the beam),
+/// and each stage's time and units.
+fn row(name: &str, problem: &Problem, m: &[Measure]) -> String {
+    let mut line = format!(
+        "{name:<18} {:>9} {:>6}",
+        format!("{}x{}", problem.width, problem.height),
+        problem.source_length
+    );
+    for (i, s) in m.iter().enumerate() {
+        let width = if STAGES[i] == "beam16" { BEAM_WIDTH } else { 1 };
+        line += &match s.per_unit_us(width) {
+            Some(us) => format!(" {us:>9.1}"),
+            None => format!(" {:>9}", "-"),
+        };
+    }
+    line += "\n";
+    let mut detail = format!("{:<18}", "");
+    for (i, s) in m.iter().enumerate() {
+        let units = s.units.map_or("none".to_string(), |u| u.to_string());
+        detail += &format!(
+            " {}: {}{:.3} s {} units;",
+            STAGES[i],
+            if s.cut { ">" } else { "" },
+            s.seconds,
+            units
+        );
+    }
+    line + &detail + "\n"
+}
+
+/// Runs `hextris bench --stages`: a table of each stage's cost per unit on every problem and
+/// generated board.
+pub fn run(
+    problems: &[(std::path::PathBuf, Problem)],
+    boards: &[BoardSpec],
+    phrases: &Phrases,
+    opts: &StageOptions,
+) -> Result<()> {
+    if let Some(bad) = opts.only.iter().find(|s| !STAGES.contains(&s.as_str())) {
+        return Err(Error::Usage(format!(
+            "unknown stage {bad:?} (known: {})",
+            STAGES.join(", ")
+        )));
+    }
+    let mut header = format!("{:<18} {:>9} {:>6}", "problem", "board", "units");
+    for s in STAGES {
+        header += &format!(" {s:>9}");
+    }
+    println!("{header}\n(microseconds per unit; beam16 per unit per unit of width)");
+    for (_, problem) in problems {
+        let m = stages(problem, phrases, opts);
+        print!("{}", row(&format!("problem {}", problem.id), problem, &m));
+    }
+    if let Some((path, _)) = problems.first() {
+        let text = crate::io::read_text(path)?;
+        for &spec in boards {
+            let problem = generated_board(&text, path, spec)?;
+            let m = stages(&problem, phrases, opts);
+            let name = format!("units of {}", problems[0].1.id);
+            print!("{}", row(&name, &problem, &m));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_specs_parse_or_say_the_shape() {
+        assert_eq!(
+            board_spec("100x40:1620"),
+            Ok(BoardSpec {
+                width: 100,
+                height: 40,
+                units: 1620
+            })
+        );
+        for bad in ["100x40", "100:40", "0x4:1", "ax4:1", "4x4:0", "4x4:-1", ""] {
+            let e = board_spec(bad).unwrap_err();
+            assert!(e.contains("WIDTHxHEIGHT:UNITS"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_generated_board_keeps_the_units_and_the_first_seed() {
+        let text = r#"{"id":7,"width":5,"height":4,"filled":[{"x":1,"y":3}],
+            "sourceLength":3,"sourceSeeds":[9,7],
+            "units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+        let spec = BoardSpec {
+            width: 20,
+            height: 30,
+            units: 100,
+        };
+        let p = generated_board(text, Path::new("t.json"), spec).unwrap();
+        assert_eq!((p.width, p.height, p.source_length), (20, 30, 100));
+        assert_eq!(p.seeds, [9]);
+        assert_eq!(p.units.len(), 1);
+        assert!(!p.board.is_filled(1, 3), "the board is empty");
+    }
+
+    /// Every stage measures something on a small problem, and the table has a row per stage.
+    #[test]
+    fn every_stage_runs_on_a_small_problem() {
+        let text = r#"{"id":7,"width":8,"height":10,"filled":[],
+            "sourceLength":20,"sourceSeeds":[3],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
+                     {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+        let p = Problem::from_json(text, Path::new("t.json")).unwrap();
+        let opts = StageOptions {
+            limit: 10.0,
+            repeat: 1,
+            only: Vec::new(),
+        };
+        let m = stages(&p, &Phrases::official(), &opts);
+        assert_eq!(m.len(), STAGES.len());
+        for (s, name) in m.iter().zip(STAGES) {
+            assert!(s.units.is_some_and(|u| u > 0), "{name}: {s:?}");
+            assert!(!s.cut, "{name}");
+        }
+        let r = row("problem 7", &p, &m);
+        assert_eq!(r.lines().count(), 2);
+        assert_eq!(r.lines().next().unwrap().split_whitespace().count(), 4 + 7);
+    }
+}
