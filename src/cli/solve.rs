@@ -333,7 +333,7 @@ pub fn run(args: Args) -> Result<()> {
     keeper.reporter.finish();
     eprint!("{}", summary(&results));
     if crate::stop::requested() {
-        eprintln!("stopped: the searches under way ended early; every seed done is above");
+        eprintln!("stopped: the searches under way ended early; every seed's best so far is above");
     }
     let mut failed = None;
     if let Some(k) = &keeper.store {
