@@ -28,7 +28,7 @@
 use super::automaton::{Automaton, Node};
 use super::PhraseTable;
 use crate::engine::Command;
-use crate::plan::{Lock, UnitSpace};
+use crate::plan::{bits, Lock, UnitSpace};
 
 /// Value of an impossible state.
 const NEG: i32 = i32::MIN / 4;
@@ -54,6 +54,11 @@ pub struct Forward {
     potential: Vec<i32>,
     /// Per node and command: the distinct successor nodes.
     succ: Vec<[Vec<Node>; 4]>,
+    /// Per command: its transitions `(from, to, gain of entering to)`, by `from`: the loops of
+    /// the programme run over these lists.
+    edges: [Vec<(usize, usize, i32)>; 4],
+    /// Per node: the best value of a column whatever the heading (a buffer).
+    best: Vec<i32>,
     // Buffers: the values of the current row and the fresh arrivals on the next, per column,
     // heading and node.
     cur: Vec<i32>,
@@ -93,11 +98,19 @@ impl Forward {
             })
             .collect();
         let potential = potential(&succ, &gains);
+        let edges = std::array::from_fn(|c| {
+            (0..succ.len())
+                .flat_map(|a| succ[a][c].iter().map(move |&b| (a, b as usize)))
+                .map(|(a, b)| (a, b, gains[b]))
+                .collect()
+        });
         Some(Forward {
             ac,
             gains,
             potential,
             succ,
+            edges,
+            best: Vec::new(),
             cur: Vec::new(),
             next: Vec::new(),
         })
@@ -208,39 +221,17 @@ impl Forward {
                 }
                 break;
             }
-            let is_free = |xi: usize, cols: &[usize]| cols.binary_search(&xi).is_ok();
-            // East: from a fresh arrival or going east, one step on.
+            // East: from a fresh arrival or going east, one step on; west, the mirror.
             for j in 1..cols.len() {
                 let (p, xi) = (cols[j - 1], cols[j]);
-                if p + 1 != xi {
-                    continue;
-                }
-                for a in 0..na {
-                    let v = self.cur[slot(p, FRESH, a)].max(self.cur[slot(p, EAST, a)]);
-                    if v <= NEG {
-                        continue;
-                    }
-                    for &a2 in &self.succ[a][Command::E as usize] {
-                        let t = slot(xi, EAST, a2 as usize);
-                        self.cur[t] = self.cur[t].max(v + self.gains[a2 as usize]);
-                    }
+                if p + 1 == xi {
+                    self.step_along(p, xi, EAST);
                 }
             }
-            // West, the mirror.
             for j in (0..cols.len().saturating_sub(1)).rev() {
                 let (p, xi) = (cols[j + 1], cols[j]);
-                if xi + 1 != p {
-                    continue;
-                }
-                for a in 0..na {
-                    let v = self.cur[slot(p, FRESH, a)].max(self.cur[slot(p, WEST, a)]);
-                    if v <= NEG {
-                        continue;
-                    }
-                    for &a2 in &self.succ[a][Command::W as usize] {
-                        let t = slot(xi, WEST, a2 as usize);
-                        self.cur[t] = self.cur[t].max(v + self.gains[a2 as usize]);
-                    }
+                if xi + 1 == p {
+                    self.step_along(p, xi, WEST);
                 }
             }
             // The locks of this row: a blocked command, spelt by any of its characters.
@@ -255,34 +246,16 @@ impl Forward {
                 let s = sp.step(crate::plan::State { x: x_lo, y, o: 0 }, c);
                 s.x - x_lo
             });
-            let below: Vec<usize> = sp
-                .free_in_row(free, 0, y + 1)
-                .map(|s| (s.x - x_lo) as usize)
-                .collect();
+            let below = sp.row(0, y + 1).map_or(&[][..], |(b, n)| &free[b..b + n]);
             let mut any = false;
             for &xi in &cols {
-                for (c, dx) in [(Command::SW, sw), (Command::SE, se)] {
+                let targets = [(Command::SW, sw), (Command::SE, se)].map(|(c, dx)| {
                     let nxi = xi as i64 + dx;
-                    if nxi < 0 || !is_free(nxi as usize, &below) {
-                        continue;
-                    }
-                    let nxi = nxi as usize;
-                    for h in 0..3 {
-                        for a in 0..na {
-                            let v = self.cur[slot(xi, h, a)];
-                            if v <= NEG {
-                                continue;
-                            }
-                            for &a2 in &self.succ[a][c as usize] {
-                                let t = slot(nxi, FRESH, a2 as usize);
-                                let nv = v + self.gains[a2 as usize];
-                                if nv > self.next[t] {
-                                    self.next[t] = nv;
-                                    any = true;
-                                }
-                            }
-                        }
-                    }
+                    let open = nxi >= 0 && (nxi as usize) < below.len() * 64;
+                    (open && bits::get(below, nxi as usize)).then_some((c, nxi as usize))
+                });
+                if targets.iter().any(Option::is_some) {
+                    any |= self.descend(xi, targets);
                 }
             }
             // The row is done: its values go (only its free columns were written), and the fresh
@@ -296,6 +269,73 @@ impl Forward {
                 break;
             }
         }
+    }
+}
+
+impl Forward {
+    /// One step along a row from column `p` to its neighbour `xi`, heading `heading` (east or
+    /// west): from a fresh arrival at `p` or one going that way already.
+    fn step_along(&mut self, p: usize, xi: usize, heading: usize) {
+        let na = self.ac.len();
+        let Forward {
+            cur, best, edges, ..
+        } = self;
+        best.clear();
+        best.extend(
+            (0..na).map(|a| cur[(p * 3 + FRESH) * na + a].max(cur[(p * 3 + heading) * na + a])),
+        );
+        if best.iter().all(|&v| v <= NEG) {
+            return;
+        }
+        let cmd = if heading == EAST {
+            Command::E
+        } else {
+            Command::W
+        };
+        let base = (xi * 3 + heading) * na;
+        for &(a, b, gain) in &edges[cmd as usize] {
+            let v = best[a];
+            if v > NEG {
+                let t = &mut cur[base + b];
+                *t = (*t).max(v + gain);
+            }
+        }
+    }
+
+    /// The descents from column `xi` into the free columns `targets` of the next row (by SW and
+    /// SE), where they arrive fresh; whether any value there rose. A descent's value does not
+    /// depend on the heading it leaves, so the best of the three is carried.
+    fn descend(&mut self, xi: usize, targets: [Option<(Command, usize)>; 2]) -> bool {
+        let na = self.ac.len();
+        let Forward {
+            cur,
+            next,
+            best,
+            edges,
+            ..
+        } = self;
+        let base = slot_base(xi, na);
+        best.clear();
+        best.extend((0..na).map(|a| {
+            cur[base + a]
+                .max(cur[base + na + a])
+                .max(cur[base + 2 * na + a])
+        }));
+        if best.iter().all(|&v| v <= NEG) {
+            return false;
+        }
+        let mut any = false;
+        for (c, nxi) in targets.into_iter().flatten() {
+            let to = (nxi * 3 + FRESH) * na;
+            for &(a, b, gain) in &edges[c as usize] {
+                let v = best[a];
+                if v > NEG && v + gain > next[to + b] {
+                    next[to + b] = v + gain;
+                    any = true;
+                }
+            }
+        }
+        any
     }
 }
 
