@@ -24,13 +24,46 @@
 //!
 //! Only repetition points count (2 x length per occurrence): the first use of each phrase is
 //! the encoders' business, and the planner would otherwise chase it unit after unit.
+//!
+//! **Above the stack.** The values of a row depend only on the rows above it; where those are
+//! the empty board's (every row the unit covers empty, [`UnitSpace::clear_until`]), they are
+//! the same on every board, for a given unit and starting node. So the programme keeps, per
+//! (unit, node, potential or not), a checkpoint: the fresh arrivals on a row [`MARGIN`] rows
+//! above the first row that differs from the empty board, and the values of the locks above it.
+//! A later call whose first differing row lies below the checkpoint starts there: on a tall
+//! board the programme then costs the rows of the stack, not those of the board.
 
 use super::automaton::{Automaton, Node};
 use super::heading::{EAST, FRESH, WEST};
 use super::PhraseTable;
 use super::NEG;
 use crate::engine::Command;
-use crate::plan::{Lock, UnitSpace};
+use crate::plan::{bits, Lock, UnitSpace};
+
+/// Rows between a checkpoint and the first row that differs from the empty board when it is
+/// made: the stack may grow that much before the checkpoint is made again.
+const MARGIN: i64 = 8;
+
+/// The most bytes of checkpoints kept; past it they are all dropped before the next one.
+const CHECKPOINT_BYTES: usize = 16 << 20;
+
+/// Where the programme can start again on a board whose rows down to `row` are an empty board's
+/// (see the module doc).
+#[derive(Clone, Debug)]
+struct Checkpoint {
+    row: i64,
+    /// The fresh arrivals on `row`, per column (from the unit's `x_lo`) and node.
+    arrivals: Vec<i32>,
+    /// The values of the locks above `row`, by (row, column, commands), sorted.
+    locks: Vec<((i64, i64, u8), LockValue)>,
+}
+
+/// A lock's value and the node it leaves (`None`: no path reaches it).
+type LockValue = Option<(i32, u32)>;
+
+/// What a checkpoint is kept for: the unit, the node it starts from, and whether the lock
+/// values include the potential.
+type CheckpointKey = (usize, u32, bool);
 
 /// How many characters ahead the potential of a node looks: the next unit's first few (a
 /// chain such as "ia! ia!" goes on in four, " ia!"). Looking eight ahead credited nodes that
@@ -48,6 +81,13 @@ pub struct Forward {
     potential: Vec<i32>,
     /// Per node and command: the distinct successor nodes.
     succ: Vec<[Vec<Node>; 4]>,
+    /// Per command: its transitions `(from, to, gain of entering to)`, by `from`: the loops of
+    /// the programme run over these lists.
+    edges: [Vec<(usize, usize, i32)>; 4],
+    /// Per node: the best value of a column whatever the heading (a buffer).
+    best: Vec<i32>,
+    checkpoints: rustc_hash::FxHashMap<CheckpointKey, Checkpoint>,
+    checkpoint_bytes: usize,
     // Buffers: the values of the current row and the fresh arrivals on the next, per column,
     // heading and node.
     cur: Vec<i32>,
@@ -87,11 +127,21 @@ impl Forward {
             })
             .collect();
         let potential = potential(&succ, &gains);
+        let edges = std::array::from_fn(|c| {
+            (0..succ.len())
+                .flat_map(|a| succ[a][c].iter().map(move |&b| (a, b as usize)))
+                .map(|(a, b)| (a, b, gains[b]))
+                .collect()
+        });
         Some(Forward {
             ac,
             gains,
             potential,
             succ,
+            edges,
+            best: Vec::new(),
+            checkpoints: Default::default(),
+            checkpoint_bytes: 0,
             cur: Vec::new(),
             next: Vec::new(),
         })
@@ -109,19 +159,22 @@ impl Forward {
     }
 
     /// Values every lock of `locks` (same order, into `out`): the most repetition points a path
-    /// from the spawn of `sp` (which must not rotate) on free map `free` can spell, the lock's
-    /// character included, starting in automaton node `carry`, plus the potential of the node
-    /// the lock leaves; with that node. A lock no path reaches gets `None`.
+    /// from the spawn of `sp` (which must not rotate; unit `unit` of the problem) on free map
+    /// `free` can spell, the lock's character included, starting in automaton node `carry`, plus
+    /// the potential of the node the lock leaves; with that node. A lock no path reaches gets
+    /// `None`.
+    #[allow(clippy::too_many_arguments)]
     pub fn lock_values(
         &mut self,
         sp: &UnitSpace,
+        unit: usize,
         free: &[u64],
         carry: u32,
         locks: &[Lock],
         potential: bool,
         out: &mut Vec<Option<(i32, u32)>>,
     ) {
-        self.run(sp, free, carry, locks, potential, out);
+        self.run(sp, (unit, carry, potential), free, locks, out);
         debug_assert!(self.cur.iter().chain(&self.next).all(|&v| v == NEG));
     }
 
@@ -158,10 +211,9 @@ impl Forward {
     fn run(
         &mut self,
         sp: &UnitSpace,
+        key: CheckpointKey,
         free: &[u64],
-        carry: u32,
         locks: &[Lock],
-        with_potential: bool,
         out: &mut Vec<Option<(i32, u32)>>,
     ) {
         debug_assert!(
@@ -174,24 +226,32 @@ impl Forward {
         if !sp.is_free(free, s0) || locks.is_empty() {
             return;
         }
+        let (_, carry, with_potential) = key;
         let na = self.ac.len();
         let x_lo = sp.x_lo(0);
         let width = sp.row_len(0) * 64;
-        let slot = |xi: usize, h: usize, a: usize| (xi * 3 + h) * na + a;
         // Both rows start (and are left) all impossible; only a row's free columns are written.
         if self.cur.len() != width * 3 * na {
             self.cur = vec![NEG; width * 3 * na];
             self.next = vec![NEG; width * 3 * na];
         }
-        let carry = (carry as usize).min(na - 1);
-        self.cur[slot((s0.x - x_lo) as usize, FRESH, carry)] = 0;
         // Locks by row, to be valued when their row settles.
         let mut order: Vec<usize> = (0..locks.len()).collect();
         order.sort_by_key(|&i| locks[i].state.y);
         let last_row = locks[order[order.len() - 1]].state.y;
-        let mut k = 0;
+        let clear = sp.clear_until(free);
+        let (mut first, mut k) = (s0.y, 0);
+        let mut save_at = None;
+        match self.resume(key, clear, locks, &order, out) {
+            Some((row, done)) => (first, k) = (row, done),
+            None => {
+                let carry = (carry as usize).min(na - 1);
+                self.cur[((s0.x - x_lo) as usize * 3 + FRESH) * na + carry] = 0;
+                save_at = (clear - MARGIN > s0.y).then_some(clear - MARGIN);
+            }
+        }
         let mut cols: Vec<usize> = Vec::new();
-        for y in sp.rows_from(s0.y) {
+        for y in first..sp.rows_from(s0.y).end {
             cols.clear();
             cols.extend(sp.free_in_row(free, 0, y).map(|s| (s.x - x_lo) as usize));
             if y > last_row {
@@ -202,41 +262,10 @@ impl Forward {
                 }
                 break;
             }
-            let is_free = |xi: usize, cols: &[usize]| cols.binary_search(&xi).is_ok();
-            // East: from a fresh arrival or going east, one step on.
-            for j in 1..cols.len() {
-                let (p, xi) = (cols[j - 1], cols[j]);
-                if p + 1 != xi {
-                    continue;
-                }
-                for a in 0..na {
-                    let v = self.cur[slot(p, FRESH, a)].max(self.cur[slot(p, EAST, a)]);
-                    if v <= NEG {
-                        continue;
-                    }
-                    for &a2 in &self.succ[a][Command::E as usize] {
-                        let t = slot(xi, EAST, a2 as usize);
-                        self.cur[t] = self.cur[t].max(v + self.gains[a2 as usize]);
-                    }
-                }
+            if save_at == Some(y) {
+                self.save(key, y, width, &order[..k], locks, out);
             }
-            // West, the mirror.
-            for j in (0..cols.len().saturating_sub(1)).rev() {
-                let (p, xi) = (cols[j + 1], cols[j]);
-                if xi + 1 != p {
-                    continue;
-                }
-                for a in 0..na {
-                    let v = self.cur[slot(p, FRESH, a)].max(self.cur[slot(p, WEST, a)]);
-                    if v <= NEG {
-                        continue;
-                    }
-                    for &a2 in &self.succ[a][Command::W as usize] {
-                        let t = slot(xi, WEST, a2 as usize);
-                        self.cur[t] = self.cur[t].max(v + self.gains[a2 as usize]);
-                    }
-                }
-            }
+            self.settle(&cols);
             // The locks of this row: a blocked command, spelt by any of its characters.
             while k < order.len() && locks[order[k]].state.y == y {
                 let lock = &locks[order[k]];
@@ -244,52 +273,200 @@ impl Forward {
                 out[order[k]] = self.lock_value(slot_base(xi, na), lock.cmds, with_potential);
                 k += 1;
             }
-            // Down: descents arrive fresh on the next row.
-            let [sw, se] = [Command::SW, Command::SE].map(|c| {
-                let s = sp.step(crate::plan::State { x: x_lo, y, o: 0 }, c);
-                s.x - x_lo
-            });
-            let below: Vec<usize> = sp
-                .free_in_row(free, 0, y + 1)
-                .map(|s| (s.x - x_lo) as usize)
-                .collect();
-            let mut any = false;
-            for &xi in &cols {
-                for (c, dx) in [(Command::SW, sw), (Command::SE, se)] {
-                    let nxi = xi as i64 + dx;
-                    if nxi < 0 || !is_free(nxi as usize, &below) {
-                        continue;
-                    }
-                    let nxi = nxi as usize;
-                    for h in 0..3 {
-                        for a in 0..na {
-                            let v = self.cur[slot(xi, h, a)];
-                            if v <= NEG {
-                                continue;
-                            }
-                            for &a2 in &self.succ[a][c as usize] {
-                                let t = slot(nxi, FRESH, a2 as usize);
-                                let nv = v + self.gains[a2 as usize];
-                                if nv > self.next[t] {
-                                    self.next[t] = nv;
-                                    any = true;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            // The row is done: its values go (only its free columns were written), and the fresh
-            // arrivals on the next row become the current row.
-            for &xi in &cols {
-                let base = slot_base(xi, na);
-                self.cur[base..base + 3 * na].fill(NEG);
-            }
-            std::mem::swap(&mut self.cur, &mut self.next);
-            if !any {
+            if !self.descend_row(sp, free, y, &cols) {
                 break;
             }
         }
+    }
+}
+
+impl Forward {
+    /// Settles the current row (its free columns `cols`): one step east or west at a time.
+    fn settle(&mut self, cols: &[usize]) {
+        // East: from a fresh arrival or going east, one step on; west, the mirror.
+        for j in 1..cols.len() {
+            let (p, xi) = (cols[j - 1], cols[j]);
+            if p + 1 == xi {
+                self.step_along(p, xi, EAST);
+            }
+        }
+        for j in (0..cols.len().saturating_sub(1)).rev() {
+            let (p, xi) = (cols[j + 1], cols[j]);
+            if xi + 1 == p {
+                self.step_along(p, xi, WEST);
+            }
+        }
+    }
+
+    /// The descents from row `y` (free columns `cols`) into the next: fresh arrivals there. The
+    /// row's values go (only its free columns were written) and the arrivals become the current
+    /// row; false when none arrived.
+    fn descend_row(&mut self, sp: &UnitSpace, free: &[u64], y: i64, cols: &[usize]) -> bool {
+        let na = self.ac.len();
+        let x_lo = sp.x_lo(0);
+        let [sw, se] = [Command::SW, Command::SE].map(|c| {
+            let s = sp.step(crate::plan::State { x: x_lo, y, o: 0 }, c);
+            s.x - x_lo
+        });
+        let below = sp.row(0, y + 1).map_or(&[][..], |(b, n)| &free[b..b + n]);
+        let mut any = false;
+        for &xi in cols {
+            let targets = [(Command::SW, sw), (Command::SE, se)].map(|(c, dx)| {
+                let nxi = xi as i64 + dx;
+                let open = nxi >= 0 && (nxi as usize) < below.len() * 64;
+                (open && bits::get(below, nxi as usize)).then_some((c, nxi as usize))
+            });
+            if targets.iter().any(Option::is_some) {
+                any |= self.descend(xi, targets);
+            }
+        }
+        for &xi in cols {
+            let base = slot_base(xi, na);
+            self.cur[base..base + 3 * na].fill(NEG);
+        }
+        std::mem::swap(&mut self.cur, &mut self.next);
+        any
+    }
+
+    /// Starts from the checkpoint of `key`, if there is one above `clear` (the first row that
+    /// differs from the empty board) that holds the value of every lock above it: those values
+    /// go into `out`, its arrivals into the current row. Returns its row and how many locks of
+    /// `order` lie above it.
+    fn resume(
+        &mut self,
+        key: CheckpointKey,
+        clear: i64,
+        locks: &[Lock],
+        order: &[usize],
+        out: &mut [Option<(i32, u32)>],
+    ) -> Option<(i64, usize)> {
+        let c = self.checkpoints.get(&key).filter(|c| c.row < clear)?;
+        let above = order.partition_point(|&i| locks[i].state.y < c.row);
+        let mut values = Vec::with_capacity(above);
+        for &i in &order[..above] {
+            let l = &locks[i];
+            let at = (l.state.y, l.state.x, l.cmds);
+            let j = c.locks.binary_search_by(|e| e.0.cmp(&at)).ok()?;
+            values.push(c.locks[j].1);
+        }
+        for (&i, v) in order[..above].iter().zip(values) {
+            out[i] = v;
+        }
+        let na = self.ac.len();
+        for (xi, column) in c.arrivals.chunks(na).enumerate() {
+            let base = (xi * 3 + FRESH) * na;
+            for (a, &v) in column.iter().enumerate() {
+                self.cur[base + a] = v;
+            }
+        }
+        Some((c.row, above))
+    }
+
+    /// Keeps a checkpoint for `key` at row `row` (the current row, before it settles): its
+    /// arrivals, and the values of the locks `done` (those above it) found so far in `out`.
+    fn save(
+        &mut self,
+        key: CheckpointKey,
+        row: i64,
+        width: usize,
+        done: &[usize],
+        locks: &[Lock],
+        out: &[Option<(i32, u32)>],
+    ) {
+        let na = self.ac.len();
+        let arrivals: Vec<i32> = (0..width)
+            .flat_map(|xi| (0..na).map(move |a| (xi, a)))
+            .map(|(xi, a)| self.cur[(xi * 3 + FRESH) * na + a])
+            .collect();
+        let mut values: Vec<_> = done
+            .iter()
+            .map(|&i| {
+                let l = &locks[i];
+                ((l.state.y, l.state.x, l.cmds), out[i])
+            })
+            .collect();
+        values.sort_by_key(|e| e.0);
+        let bytes = arrivals.len() * 4 + values.len() * 32;
+        if self.checkpoint_bytes + bytes > CHECKPOINT_BYTES {
+            self.checkpoints.clear();
+            self.checkpoint_bytes = 0;
+        }
+        self.checkpoint_bytes += bytes;
+        let old = self.checkpoints.insert(
+            key,
+            Checkpoint {
+                row,
+                arrivals,
+                locks: values,
+            },
+        );
+        if let Some(old) = old {
+            self.checkpoint_bytes -= old.arrivals.len() * 4 + old.locks.len() * 32;
+        }
+    }
+    /// One step along a row from column `p` to its neighbour `xi`, heading `heading` (east or
+    /// west): from a fresh arrival at `p` or one going that way already.
+    fn step_along(&mut self, p: usize, xi: usize, heading: usize) {
+        let na = self.ac.len();
+        let Forward {
+            cur, best, edges, ..
+        } = self;
+        best.clear();
+        best.extend(
+            (0..na).map(|a| cur[(p * 3 + FRESH) * na + a].max(cur[(p * 3 + heading) * na + a])),
+        );
+        if best.iter().all(|&v| v <= NEG) {
+            return;
+        }
+        let cmd = if heading == EAST {
+            Command::E
+        } else {
+            Command::W
+        };
+        let base = (xi * 3 + heading) * na;
+        for &(a, b, gain) in &edges[cmd as usize] {
+            let v = best[a];
+            if v > NEG {
+                let t = &mut cur[base + b];
+                *t = (*t).max(v + gain);
+            }
+        }
+    }
+
+    /// The descents from column `xi` into the free columns `targets` of the next row (by SW and
+    /// SE), where they arrive fresh; whether any value there rose. A descent's value does not
+    /// depend on the heading it leaves, so the best of the three is carried.
+    fn descend(&mut self, xi: usize, targets: [Option<(Command, usize)>; 2]) -> bool {
+        let na = self.ac.len();
+        let Forward {
+            cur,
+            next,
+            best,
+            edges,
+            ..
+        } = self;
+        let base = slot_base(xi, na);
+        best.clear();
+        best.extend((0..na).map(|a| {
+            cur[base + a]
+                .max(cur[base + na + a])
+                .max(cur[base + 2 * na + a])
+        }));
+        if best.iter().all(|&v| v <= NEG) {
+            return false;
+        }
+        let mut any = false;
+        for (c, nxi) in targets.into_iter().flatten() {
+            let to = (nxi * 3 + FRESH) * na;
+            for &(a, b, gain) in &edges[c as usize] {
+                let v = best[a];
+                if v > NEG && v + gain > next[to + b] {
+                    next[to + b] = v + gain;
+                    any = true;
+                }
+            }
+        }
+        any
     }
 }
 
@@ -438,7 +615,7 @@ mod tests {
             };
             let carry = rng.gen_range(0..fw.ac.len()) as u32;
             let mut out = Vec::new();
-            fw.lock_values(sp, &scratch.free, carry, &scratch.locks, false, &mut out);
+            fw.lock_values(sp, 0, &scratch.free, carry, &scratch.locks, false, &mut out);
             let game = Game::new(&problem, 0);
             for (lock, got) in scratch.locks.iter().zip(&out) {
                 let mut r = Reference {
@@ -465,6 +642,91 @@ mod tests {
         assert!(
             cases > 1000 && locks_checked > 5000,
             "{cases} {locks_checked}"
+        );
+    }
+
+    /// The checkpoints above the stack change nothing: along random games on tall boards whose
+    /// stacks grow and clear (units that cannot rotate, random phrases, random carries, with and
+    /// without the potential), the values of one programme kept from call to call equal those
+    /// of a fresh programme at each call.
+    #[test]
+    fn checkpoints_above_the_stack_change_no_value() {
+        use crate::plan::Sim;
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(30);
+        let ring: Vec<(i64, i64)> = vec![(1, 0), (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)];
+        let (mut calls, mut resumed) = (0, 0);
+        for _ in 0..60 {
+            let (w, h) = (rng.gen_range(3..=40), rng.gen_range(8..=60));
+            let units = [
+                crate::testkit::unit_json(&[(0, 0)], (0, 0)),
+                crate::testkit::unit_json(&ring, (1, 1)),
+            ];
+            let (from_row, fill) = (rng.gen_range(h / 2..=h), rng.gen_range(0.0..0.7));
+            let json = crate::testkit::random_problem(
+                &mut rng,
+                (w, h),
+                (from_row, fill),
+                &units,
+                (1, &[0]),
+            );
+            let Ok(problem) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            let tables = Tables::new(&problem);
+            let table = PhraseTable::new(&Phrases::new(random_phrases(&mut rng)));
+            let Some(mut kept) = Forward::new(&table) else {
+                continue;
+            };
+            let mut sim = Sim::new(&problem);
+            let mut scratch = Scratch::default();
+            let (mut got, mut want) = (Vec::new(), Vec::new());
+            for _ in 0..80 {
+                let unit = rng.gen_range(0..2);
+                if !gen_locks(&tables, unit, &sim.board, &mut scratch) || scratch.locks.is_empty() {
+                    break;
+                }
+                let sp = &tables.spaces[unit];
+                let carry = rng.gen_range(0..kept.ac.len()) as u32;
+                let potential = rng.gen_bool(0.7);
+                let before = kept.checkpoints.values().map(|c| c.row).sum::<i64>();
+                kept.lock_values(
+                    sp,
+                    unit,
+                    &scratch.free,
+                    carry,
+                    &scratch.locks,
+                    potential,
+                    &mut got,
+                );
+                let mut fresh = Forward::new(&table).expect("the same table");
+                fresh.lock_values(
+                    sp,
+                    unit,
+                    &scratch.free,
+                    carry,
+                    &scratch.locks,
+                    potential,
+                    &mut want,
+                );
+                assert_eq!(got, want, "{json}");
+                calls += 1;
+                resumed += (kept.checkpoints.values().map(|c| c.row).sum::<i64>() == before
+                    && !kept.checkpoints.is_empty()) as usize;
+                // The lowest locks first, so that the stack grows and rows clear.
+                let deepest = scratch.locks.iter().map(|l| l.state.y).max().unwrap();
+                let low: Vec<_> = scratch
+                    .locks
+                    .iter()
+                    .filter(|l| l.state.y + 1 >= deepest)
+                    .collect();
+                let lock = low[rng.gen_range(0..low.len())];
+                sim.lock(&problem, unit, lock.state);
+            }
+        }
+        println!("checkpoints: {calls} calls, about {resumed} from a checkpoint");
+        assert!(
+            calls > 2000 && resumed > 500,
+            "{calls} calls, {resumed} resumed"
         );
     }
 }

@@ -488,7 +488,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
             // it gives that credit back, since its own values realise what the node is worth:
             // over a game the credits cancel (the beam compares partial games by what they
             // spelt, plus what their last lock promises), and nothing is counted twice.
-            fw.lock_values(space, free, carry, locks, true, &mut self.out);
+            fw.lock_values(space, unit, free, carry, locks, true, &mut self.out);
             let (w, credited) = (self.weight, fw.potential(carry));
             out.extend(
                 self.out

@@ -58,6 +58,26 @@ struct Orient {
     row_base: usize,
     /// Offset of this orientation's states in the dense state index.
     state_base: usize,
+    /// The lowest row of its cells below the pivot (the same for both parities).
+    max_dy: i64,
+}
+
+/// What move generation finds on an empty board, kept so that the rows above a board's stack
+/// need not be worked out again: where every row the unit covers is empty, the free states, the
+/// reachable ones and the locks are those of the empty board (the rows above the stack of a tall
+/// board are most of its rows, and cost as much as the others).
+#[derive(Clone, Debug, Default)]
+struct Clear {
+    /// Per orientation and pivot-row parity: the free row of an empty board (every row of one
+    /// parity is the same there).
+    rows: Vec<[Vec<u64>; 2]>,
+    /// Per orientation: the reachable states of an empty board, row by row from the
+    /// orientation's first row, up to the first row from which every free state of every
+    /// orientation is reachable (the rows from there on are `rows`).
+    reach: Vec<Vec<u64>>,
+    /// Per orientation: the locks of an empty board, by row, the unsupported ones included,
+    /// before the locks of one member set are merged.
+    locks: Vec<Vec<Lock>>,
 }
 
 /// Everything about one unit that does not depend on the board, computed once per problem.
@@ -80,6 +100,8 @@ pub struct UnitSpace {
     layout: RowMask,
     /// One past the last pivot row of any orientation.
     y_end: i64,
+    /// Move generation on an empty board (empty while the space is being built).
+    clear: Clear,
 }
 
 /// Buffers for [`UnitSpace::reach`], kept between calls so that move generation allocates
@@ -131,6 +153,7 @@ impl UnitSpace {
                 (0, 0)
             };
             let nw = nx.div_ceil(64);
+            let max_dy = s0.max_dy.max(s1.max_dy);
             orients.push(Orient {
                 x_lo,
                 nx,
@@ -142,6 +165,7 @@ impl UnitSpace {
                 key,
                 row_base: row_words,
                 state_base: states,
+                max_dy,
             });
             row_words += nw * ny;
             states += nx * ny;
@@ -163,9 +187,89 @@ impl UnitSpace {
             height,
             layout: RowMask::default(),
             y_end,
+            clear: Clear::default(),
         };
         space.layout = RowMask::new(&space);
+        space.clear = space.empty_board();
         space
+    }
+
+    /// Move generation on an empty board of the space's size (see [`Clear`]).
+    fn empty_board(&self) -> Clear {
+        let board = Board::new(self.width, self.height);
+        let (mut free, mut reach) = (Vec::new(), Vec::new());
+        self.free_map(&board, &mut free);
+        self.reach(&free, &mut reach, &mut ReachBufs::default());
+        let rows = self
+            .orients
+            .iter()
+            .map(|r| {
+                std::array::from_fn(|parity| {
+                    let yi = (parity as i64 - r.y_lo).rem_euclid(2) as usize;
+                    if yi < r.ny {
+                        let b = r.row_base + yi * r.nw;
+                        free[b..b + r.nw].to_vec()
+                    } else {
+                        vec![0; r.nw]
+                    }
+                })
+            })
+            .collect();
+        // The first row from which every row has all its free states reachable.
+        let row_full = |y: i64| {
+            (0..self.k).all(|o| match self.row(o, y) {
+                Some((b, n)) => reach[b..b + n] == free[b..b + n],
+                None => true,
+            })
+        };
+        let mut full_from = self.y_end;
+        while full_from > 0 && row_full(full_from - 1) {
+            full_from -= 1;
+        }
+        let reach_rows = self
+            .orients
+            .iter()
+            .map(|r| {
+                let rows = (full_from - r.y_lo).clamp(0, r.ny as i64) as usize;
+                reach[r.row_base..r.row_base + rows * r.nw].to_vec()
+            })
+            .collect();
+        let locks = (0..self.k)
+            .map(|o| {
+                let mut v = Vec::new();
+                let r = &self.orients[o as usize];
+                for yi in 0..r.ny {
+                    self.row_locks(&free, &reach, o, yi, |l| v.push(l));
+                }
+                v
+            })
+            .collect();
+        Clear {
+            rows,
+            reach: reach_rows,
+            locks,
+        }
+    }
+
+    /// The first pivot row where the free map `free` differs from an empty board's for some
+    /// orientation: the rows above it are clear (`y_end` when none differs; the first row of any
+    /// orientation while the space is being built).
+    pub fn clear_until(&self, free: &[u64]) -> i64 {
+        let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
+        if self.clear.rows.is_empty() {
+            return first;
+        }
+        for y in first..self.y_end {
+            let parity = y.rem_euclid(2) as usize;
+            for o in 0..self.k {
+                if let Some((b, n)) = self.row(o, y) {
+                    if free[b..b + n] != self.clear.rows[o as usize][parity][..] {
+                        return y;
+                    }
+                }
+            }
+        }
+        self.y_end
     }
 
     /// The layout of one row of states over all orientations.
@@ -286,10 +390,22 @@ impl UnitSpace {
     pub fn free_map(&self, board: &Board, free: &mut Vec<u64>) {
         free.clear();
         free.resize(self.row_words, 0);
-        for r in &self.orients {
+        // Rows whose cells all lie above the stack are those of an empty board.
+        let top = if self.clear.rows.is_empty() {
+            0
+        } else {
+            (0..board.height())
+                .find(|&y| board.row_count(y) > 0)
+                .unwrap_or(board.height()) as i64
+        };
+        for (o, r) in self.orients.iter().enumerate() {
             for yi in 0..r.ny {
                 let y = r.y_lo + yi as i64;
                 let row = &mut free[r.row_base + yi * r.nw..r.row_base + (yi + 1) * r.nw];
+                if y + r.max_dy < top {
+                    row.copy_from_slice(&self.clear.rows[o][y.rem_euclid(2) as usize]);
+                    continue;
+                }
                 bits::full_row(row, r.nx);
                 for &(dx, dy) in &r.cells[y.rem_euclid(2) as usize] {
                     let board_row = board.row((y + dy) as usize);
@@ -327,17 +443,25 @@ impl UnitSpace {
         if !self.is_free(free, s0) {
             return false;
         }
-        let r0 = &self.orients[0];
-        bits::set(
-            &mut reach[r0.row_base + (s0.y - r0.y_lo) as usize * r0.nw..],
-            (s0.x - r0.x_lo) as usize,
-        );
+        let mut y = s0.y;
+        let clear = self.clear_until(free);
+        if clear > s0.y + 1 {
+            // The rows above the stack are the empty board's: from the last of them on, the
+            // rows are worked out (that row flooded again, which adds nothing).
+            y = clear - 1;
+            self.empty_reach(y, reach);
+        } else {
+            let r0 = &self.orients[0];
+            bits::set(
+                &mut reach[r0.row_base + (s0.y - r0.y_lo) as usize * r0.nw..],
+                (s0.x - r0.x_lo) as usize,
+            );
+        }
         let k = self.k;
         let layout = &self.layout;
         let ReachBufs { tmp, row, allowed } = bufs;
         row.resize(layout.len, 0);
         allowed.resize(layout.len, 0);
-        let mut y = s0.y;
         while y < self.y_end {
             // Close the row under E/W moves and rotations.
             layout.load(self, reach, y, row);
@@ -370,9 +494,28 @@ impl UnitSpace {
         true
     }
 
+    /// Writes the reachable states of an empty board into `reach`, for the rows down to `last`.
+    fn empty_reach(&self, last: i64, reach: &mut [u64]) {
+        let c = &self.clear;
+        for (o, r) in self.orients.iter().enumerate() {
+            let rows = (last + 1 - r.y_lo).clamp(0, r.ny as i64) as usize;
+            let kept = c.reach[o].len() / r.nw.max(1);
+            for yi in 0..rows {
+                let b = r.row_base + yi * r.nw;
+                let src = if yi < kept {
+                    &c.reach[o][yi * r.nw..(yi + 1) * r.nw]
+                } else {
+                    &c.rows[o][(r.y_lo + yi as i64).rem_euclid(2) as usize][..]
+                };
+                reach[b..b + r.nw].copy_from_slice(src);
+            }
+        }
+    }
+
     /// Lists the distinct locks (by member set) among the reachable states, in row order. With
     /// `supported`, only the locks where a descent (SW or SE) is blocked: a unit that could still
-    /// drop would leave its cells hanging in the air, which a placement rarely wants.
+    /// drop would leave its cells hanging in the air, which a placement rarely wants. `reach`
+    /// must be what [`UnitSpace::reach`] found on `free`.
     pub fn locks(
         &self,
         free: &[u64],
@@ -386,73 +529,100 @@ impl UnitSpace {
         // so it lies on the board: a dense stamp array dedupes without hashing.
         seen.begin(self.classes * self.width * self.height);
         let (w, h) = (self.width as i64, self.height as i64);
-        let k = self.k;
+        let mut emit = |lock: Lock| {
+            let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
+            if supported && lock.cmds & descends == 0 {
+                return;
+            }
+            let key = lock.key;
+            debug_assert!(key.1 >= 0 && key.1 < w && key.2 >= 0 && key.2 < h);
+            let slot = (key.0 as i64 * h + key.2) * w + key.1;
+            if seen.insert(slot as usize) {
+                out.push(lock);
+            }
+        };
+        // The locks of a row depend on its free and reachable states and on the free states of
+        // the row below: above the stack, they are the empty board's.
+        let clear = self.clear_until(free);
         for (o, r) in self.orients.iter().enumerate() {
-            let o = o as u8;
+            let cached = self.clear.locks.get(o).map_or(&[][..], |v| &v[..]);
+            let mut next = 0;
             for yi in 0..r.ny {
                 let y = r.y_lo + yi as i64;
-                let b = r.row_base + yi * r.nw;
-                let row = &reach[b..b + r.nw];
-                if row.iter().all(|&w| w == 0) {
+                if y + 1 < clear {
+                    while next < cached.len() && cached[next].state.y <= y {
+                        if cached[next].state.y == y {
+                            emit(cached[next]);
+                        }
+                        next += 1;
+                    }
                     continue;
                 }
-                let [sw_dx, se_dx] = descent_offsets(y);
-                let below = self.row(o, y + 1);
-                for (j, &here) in row.iter().enumerate() {
-                    if here == 0 {
-                        continue;
-                    }
-                    let at = j as i64 * 64;
-                    let f = &free[b..b + r.nw];
-                    let mut masks = [0u64; 6];
-                    masks[Command::W as usize] = here & !bits::window(f, at - 1);
-                    masks[Command::E as usize] = here & !bits::window(f, at + 1);
-                    let (sw, se) = match below {
-                        Some((b2, n2)) => {
-                            let f2 = &free[b2..b2 + n2];
-                            (bits::window(f2, at + sw_dx), bits::window(f2, at + se_dx))
-                        }
-                        None => (0, 0),
-                    };
-                    masks[Command::SW as usize] = here & !sw;
-                    masks[Command::SE as usize] = here & !se;
-                    if self.rotates() {
-                        for (cmd, o2) in
-                            [(Command::CW, (o + 1) % k), (Command::CCW, (o + k - 1) % k)]
-                        {
-                            let f2 = match self.row(o2, y) {
-                                Some((b2, n2)) => {
-                                    let shift = r.x_lo - self.orients[o2 as usize].x_lo;
-                                    bits::window(&free[b2..b2 + n2], at + shift)
-                                }
-                                None => 0,
-                            };
-                            masks[cmd as usize] = here & !f2;
-                        }
-                    }
-                    let mut any = masks.iter().fold(0, |a, m| a | m);
-                    if supported {
-                        any &= masks[Command::SW as usize] | masks[Command::SE as usize];
-                    }
-                    while any != 0 {
-                        let t = any.trailing_zeros() as usize;
-                        any &= any - 1;
-                        let state = State {
-                            x: r.x_lo + (j * 64 + t) as i64,
-                            y,
-                            o,
-                        };
-                        let cmds = (0..6)
-                            .filter(|&c| masks[c] >> t & 1 == 1)
-                            .fold(0u8, |a, c| a | 1 << c);
-                        let key = self.key(state);
-                        debug_assert!(key.1 >= 0 && key.1 < w && key.2 >= 0 && key.2 < h);
-                        let slot = (key.0 as i64 * h + key.2) * w + key.1;
-                        if seen.insert(slot as usize) {
-                            out.push(Lock { state, cmds, key });
-                        }
-                    }
+                self.row_locks(free, reach, o as u8, yi, &mut emit);
+            }
+        }
+    }
+
+    /// Calls `emit` for every reachable state of row `yi` of orientation `o` where some command
+    /// locks the unit, in column order, with those commands (before any merge by member set).
+    fn row_locks(&self, free: &[u64], reach: &[u64], o: u8, yi: usize, mut emit: impl FnMut(Lock)) {
+        let r = &self.orients[o as usize];
+        let k = self.k;
+        let y = r.y_lo + yi as i64;
+        let b = r.row_base + yi * r.nw;
+        let row = &reach[b..b + r.nw];
+        if row.iter().all(|&w| w == 0) {
+            return;
+        }
+        let [sw_dx, se_dx] = descent_offsets(y);
+        let below = self.row(o, y + 1);
+        for (j, &here) in row.iter().enumerate() {
+            if here == 0 {
+                continue;
+            }
+            let at = j as i64 * 64;
+            let f = &free[b..b + r.nw];
+            let mut masks = [0u64; 6];
+            masks[Command::W as usize] = here & !bits::window(f, at - 1);
+            masks[Command::E as usize] = here & !bits::window(f, at + 1);
+            let (sw, se) = match below {
+                Some((b2, n2)) => {
+                    let f2 = &free[b2..b2 + n2];
+                    (bits::window(f2, at + sw_dx), bits::window(f2, at + se_dx))
                 }
+                None => (0, 0),
+            };
+            masks[Command::SW as usize] = here & !sw;
+            masks[Command::SE as usize] = here & !se;
+            if self.rotates() {
+                for (cmd, o2) in [(Command::CW, (o + 1) % k), (Command::CCW, (o + k - 1) % k)] {
+                    let f2 = match self.row(o2, y) {
+                        Some((b2, n2)) => {
+                            let shift = r.x_lo - self.orients[o2 as usize].x_lo;
+                            bits::window(&free[b2..b2 + n2], at + shift)
+                        }
+                        None => 0,
+                    };
+                    masks[cmd as usize] = here & !f2;
+                }
+            }
+            let mut any = masks.iter().fold(0, |a, m| a | m);
+            while any != 0 {
+                let t = any.trailing_zeros() as usize;
+                any &= any - 1;
+                let state = State {
+                    x: r.x_lo + (j * 64 + t) as i64,
+                    y,
+                    o,
+                };
+                let cmds = (0..6)
+                    .filter(|&c| masks[c] >> t & 1 == 1)
+                    .fold(0u8, |a, c| a | 1 << c);
+                emit(Lock {
+                    state,
+                    cmds,
+                    key: self.key(state),
+                });
             }
         }
     }
@@ -511,6 +681,16 @@ impl UnitSpace {
             });
         }
         out
+    }
+
+    /// The same space without the empty board's move generation: everything worked out row by
+    /// row (the slow twin of the tests).
+    #[cfg(test)]
+    fn uncached(&self) -> UnitSpace {
+        UnitSpace {
+            clear: Clear::default(),
+            ..self.clone()
+        }
     }
 
     /// The states from which `s` is one command away, with that command (a check of
@@ -734,5 +914,66 @@ mod tests {
                 assert_eq!(e.locked, 1, "case {case}: {json} {text}");
             }
         }
+    }
+
+    /// Above a board's stack, move generation takes the empty board's free states, reachable
+    /// states and locks: on random boards (stacks of random height and density, the board empty
+    /// or full at times, boards one to three words wide) and random units (pivots on and off
+    /// their cells), the free map, the reachable states and the locks (supported or not, in
+    /// order, with their commands) are those found row by row.
+    #[test]
+    fn the_rows_above_the_stack_are_the_empty_boards() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(30);
+        let (mut cases, mut cached_rows) = (0, 0);
+        while cases < 3000 {
+            let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
+            let units = [crate::testkit::random_unit(&mut rng, 6, 0.3)];
+            let from = rng.gen_range(0..=h);
+            let fill = [0.0, 0.3, 0.8, 1.0][rng.gen_range(0..4)];
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (from, fill), &units, (5, &[0]));
+            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+                continue;
+            };
+            cases += 1;
+            let fast = UnitSpace::new(&p.units[0], p.width, p.height);
+            let slow = fast.uncached();
+            let mut bufs = ReachBufs::default();
+            let mut got = (vec![], vec![], vec![]);
+            let mut want = (vec![], vec![], vec![]);
+            fast.free_map(&p.board, &mut got.0);
+            slow.free_map(&p.board, &mut want.0);
+            assert_eq!(got.0, want.0, "case {cases}: {json}");
+            let reach_got = fast.reach(&got.0, &mut got.1, &mut bufs);
+            let reach_want = slow.reach(&want.0, &mut want.1, &mut bufs);
+            assert_eq!(
+                (reach_got, &got.1),
+                (reach_want, &want.1),
+                "case {cases}: {json}"
+            );
+            for supported in [false, true] {
+                fast.locks(
+                    &got.0,
+                    &got.1,
+                    supported,
+                    &mut got.2,
+                    &mut Stamps::default(),
+                );
+                slow.locks(
+                    &want.0,
+                    &want.1,
+                    supported,
+                    &mut want.2,
+                    &mut Stamps::default(),
+                );
+                assert_eq!(got.2, want.2, "case {cases} supported {supported}: {json}");
+            }
+            cached_rows += fast.clear_until(&got.0).max(0) as usize;
+        }
+        assert!(
+            cached_rows > 10_000,
+            "only {cached_rows} rows above the stacks"
+        );
     }
 }
