@@ -19,19 +19,24 @@ use std::cell::RefCell;
 /// The operations counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// A word of a unit's bit rows scanned by a move generation (three passes).
-    GenWord,
     /// A move generation, whatever its size.
     Gen,
+    /// A word of a unit's bit rows, cleared or copied by a move generation.
+    GenWord,
+    /// A state of a row below the stack's top, worked out by a move generation.
+    GenRow,
     /// A lock found by a move generation.
     GenLock,
     /// A lock scored by the heuristic.
     Feature,
     /// A word of the board copied, locked and hashed for a partial game a beam keeps.
     ChildWord,
-    /// A state of the space of a unit that cannot rotate, valued for the planner.
-    ValuerState,
-    /// A unit spelt with plain paths: per unit, and per state of its space.
+    /// A state of the space of a unit that cannot rotate, valued by words for the planner.
+    ValuerWords,
+    /// A state below the stack's top, valued by characters for the planner.
+    ValuerChars,
+    /// A unit spelt with plain paths: per unit, and per state of its rows from the spawn to the
+    /// lock.
     PlainUnit,
     PlainState,
     /// The same for the greedy encoder.
@@ -49,16 +54,18 @@ pub enum Op {
 }
 
 /// How many kinds of operation are counted.
-pub const OPS: usize = 15;
+pub const OPS: usize = 17;
 
 /// Every operation, in the order of [`WEIGHTS`].
 pub const ALL: [Op; OPS] = [
-    Op::GenWord,
     Op::Gen,
+    Op::GenWord,
+    Op::GenRow,
     Op::GenLock,
     Op::Feature,
     Op::ChildWord,
-    Op::ValuerState,
+    Op::ValuerWords,
+    Op::ValuerChars,
     Op::PlainUnit,
     Op::PlainState,
     Op::GreedyUnit,
@@ -72,21 +79,23 @@ pub const ALL: [Op; OPS] = [
 
 /// Nanoseconds per operation on this project's machine.
 pub const WEIGHTS: [f64; OPS] = [
-    71.2,   // GenWord
-    0.0,    // Gen
-    47.2,   // GenLock
-    0.0,    // Feature
-    0.0,    // ChildWord
-    0.0,    // ValuerState
-    294.0,  // PlainUnit
-    3.2,    // PlainState
-    3958.7, // GreedyUnit
-    15.8,   // GreedyState
-    2213.6, // DpUnit
-    89.5,   // DpState
+    500.0,  // Gen
+    2.0,    // GenWord
+    5.0,    // GenRow
+    40.0,   // GenLock
+    50.0,   // Feature
+    4.0,    // ChildWord
+    10.0,   // ValuerWords
+    20.0,   // ValuerChars
+    300.0,  // PlainUnit
+    3.0,    // PlainState
+    4000.0, // GreedyUnit
+    15.0,   // GreedyState
+    2000.0, // DpUnit
+    80.0,   // DpState
     0.0,    // CharsUnit
-    18.2,   // CharsCell
-    22.6,   // EvalChar
+    18.0,   // CharsCell
+    22.0,   // EvalChar
 ];
 
 /// Counts of every operation.

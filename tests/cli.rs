@@ -463,3 +463,36 @@ fn a_piped_solve_prints_only_its_progress_and_summary() {
     // The sample problems hold 5 (problem, seed) tasks: 3 and 2 seeds.
     assert_eq!(seeds, 5, "{err}");
 }
+
+/// Regression: with its log piped into a reader that went away (`HEXTRIS_DEBUG=1 hextris solve
+/// ... 2>&1 | head`), a log line panicked in a worker, and the other workers waited for its
+/// task forever. A closed stderr is now ignored: the run ends on time with its answers written.
+#[test]
+fn a_closed_stderr_neither_stops_nor_hangs_a_run() {
+    let out = tmp_dir("closed_stderr").join("out.json");
+    let mut child = hextris()
+        .args(["solve", "-t", "2", "-c", "2", "-o"])
+        .arg(&out)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/sample_hex.json"))
+        .env("HEXTRIS_DEBUG", "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("the run hung with its stderr closed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(!v.as_array().unwrap().is_empty());
+}

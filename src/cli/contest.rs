@@ -55,7 +55,7 @@ pub fn main() -> ExitCode {
         let paths = match expand_problem_paths(std::slice::from_ref(arg)) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("play_icfp2015: {e}");
+                crate::note!("play_icfp2015: {e}");
                 failed = true;
                 continue;
             }
@@ -64,7 +64,7 @@ pub fn main() -> ExitCode {
             match crate::io::read_problem(&path) {
                 Ok(p) => problems.push(p),
                 Err(e) => {
-                    eprintln!("play_icfp2015: {e}");
+                    crate::note!("play_icfp2015: {e}");
                     failed = true;
                 }
             }
@@ -95,11 +95,11 @@ pub fn main() -> ExitCode {
     ) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("play_icfp2015: {e}");
+            crate::note!("play_icfp2015: {e}");
             return ExitCode::from(2);
         }
     };
-    eprint!("{}", crate::cli::solve::summary(&results));
+    crate::note_raw!("{}", crate::cli::solve::summary(&results));
     let json = solutions_to_json(&crate::cli::solve::to_solutions(&results));
     let mut stdout = std::io::stdout().lock();
     if stdout
@@ -107,12 +107,12 @@ pub fn main() -> ExitCode {
         .and_then(|_| stdout.flush())
         .is_err()
     {
-        eprintln!("play_icfp2015: cannot write to stdout");
+        crate::note!("play_icfp2015: cannot write to stdout");
         return ExitCode::from(2);
     }
     // The moment the answer was out, for whoever checks the time limit (the tests): measured
     // from the start of main, so it leaves out the process start-up before it.
-    eprintln!(
+    crate::note!(
         "play_icfp2015: answered in {:.3} s (limit {total} s)",
         started.elapsed().as_secs_f64()
     );

@@ -114,7 +114,7 @@ impl SearchArgs {
 
 /// Prints an error once and returns exit code 2.
 pub fn fail(program: &str, e: &crate::Error) -> ExitCode {
-    eprintln!("{program}: {e}");
+    crate::note!("{program}: {e}");
     ExitCode::from(2)
 }
 

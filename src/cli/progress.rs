@@ -83,7 +83,7 @@ impl Reporter {
     pub fn note(&self, msg: String) {
         match self {
             Reporter::Bars { note, .. } => note.set_message(msg),
-            Reporter::Lines { .. } => eprintln!("{msg}"),
+            Reporter::Lines { .. } => crate::note!("{msg}"),
         }
     }
 
@@ -123,7 +123,7 @@ impl Progress for Reporter {
             Reporter::Lines { done, seeds, ids } => {
                 let mut d = done.lock().expect("no reporter panics");
                 d[problem] += 1;
-                eprintln!(
+                crate::note!(
                     "problem {} seed {}: {} ({} move + {} power, {} games) [{}/{} seeds]",
                     ids[problem],
                     r.seed,

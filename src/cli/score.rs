@@ -180,7 +180,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     let (report, missing) = score_all(&problems, &solutions, &phrases);
     if !missing.is_empty() {
-        eprintln!(
+        crate::note!(
             "hextris score: skipped entries for problems not given with -f: {}",
             missing
                 .iter()

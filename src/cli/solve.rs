@@ -265,7 +265,7 @@ pub fn run(args: Args) -> Result<()> {
     };
     if let Some(shard) = args.shard {
         let tasks: usize = problems.iter().map(|p| p.distinct_seeds().len()).sum();
-        eprintln!(
+        crate::note!(
             "shard {shard}: {tasks} (problem, seed) tasks of {} problems, {:.1}% of the cost",
             problems.len(),
             share * 100.0
@@ -331,25 +331,27 @@ pub fn run(args: Args) -> Result<()> {
         &keeper,
     )?;
     keeper.reporter.finish();
-    eprint!("{}", summary(&results));
+    crate::note_raw!("{}", summary(&results));
     if crate::stop::requested() {
-        eprintln!("stopped: the searches under way ended early; every seed's best so far is above");
+        crate::note!(
+            "stopped: the searches under way ended early; every seed's best so far is above"
+        );
     }
     let mut failed = None;
     if let Some(k) = &keeper.store {
         k.flush(&keeper.reporter);
         failed = k.error.lock().expect("no keeper panics").take();
         for (p, (new, better, kept)) in problems.iter().zip(k.tally()) {
-            eprintln!(
+            crate::note!(
                 "store: problem {}: {new} new, {better} better, {kept} kept",
                 p.id
             );
         }
         let skipped = k.skipped.load(std::sync::atomic::Ordering::Relaxed);
         if skipped > 0 {
-            eprintln!("store: {skipped} seeds answered after the stop were not offered");
+            crate::note!("store: {skipped} seeds answered after the stop were not offered");
         }
-        eprintln!(
+        crate::note!(
             "store: {}: total {} ({} at the start)",
             k.store.dir().display(),
             k.scores.lock().expect("no keeper panics").total(&given),
@@ -366,12 +368,12 @@ pub fn run(args: Args) -> Result<()> {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64());
-            eprintln!(
+            crate::note!(
                 "stop seen at {:.3} (epoch seconds)",
                 now - t.elapsed().as_secs_f64()
             );
         }
-        eprintln!(
+        crate::note!(
             "stopped: every answer written {:.2} s after the stop was seen",
             t.elapsed().as_secs_f64()
         );
@@ -406,7 +408,7 @@ pub fn offer_to_store(
         let answers = to_solutions(std::slice::from_ref(r));
         let offers = store.offer(p, phrases, &answers)?;
         let count = |f: fn(&Offer) -> bool| offers.iter().filter(|o| f(o)).count();
-        eprintln!(
+        crate::note!(
             "store: problem {}: {} new, {} better, {} kept",
             p.id,
             count(|o| matches!(o, Offer::New { .. })),
@@ -468,7 +470,7 @@ pub fn solve_on_pool(
         cfg.memory = mb.saturating_mul(1 << 20) / 5 * 4;
     }
     for w in cfg.table.warnings() {
-        eprintln!("warning: {w}");
+        crate::note!("warning: {w}");
     }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {

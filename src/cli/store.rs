@@ -177,18 +177,18 @@ fn merge(a: MergeArgs) -> Result<()> {
     let into = Store::open(&a.into)?;
     let r = merge_stores(&sources, &into, &problems, &phrases)?;
     for line in &r.refused {
-        eprintln!("hextris store merge: {line}");
+        crate::note!("hextris store merge: {line}");
     }
     for (id, new, better, kept) in &r.problems {
-        eprintln!("merge: problem {id}: {new} new, {better} better, {kept} kept");
+        crate::note!("merge: problem {id}: {new} new, {better} better, {kept} kept");
     }
     if r.skipped > 0 {
-        eprintln!(
+        crate::note!(
             "merge: {} entries of problems not given with -f were skipped",
             r.skipped
         );
     }
-    eprintln!(
+    crate::note!(
         "merge: {}: total {} (was {})",
         a.into.display(),
         r.after,
@@ -268,7 +268,7 @@ fn export(a: ExportArgs) -> Result<()> {
         missing,
     } = export_store(&store, &problems, &phrases)?;
     for line in &refused {
-        eprintln!("hextris store export: {line}");
+        crate::note!("hextris store export: {line}");
     }
     if !missing.is_empty() {
         // Name the first few; a store that has just begun may lack hundreds.
@@ -281,13 +281,13 @@ fn export(a: ExportArgs) -> Result<()> {
         if missing.len() > NAMED {
             named.push(format!("and {} more", missing.len() - NAMED));
         }
-        eprintln!(
+        crate::note!(
             "export: no entry for {} seed(s): {}",
             missing.len(),
             named.join(", ")
         );
     }
-    eprintln!("export: {} entries", list.len());
+    crate::note!("export: {} entries", list.len());
     let json = solutions_to_json(&list);
     match &a.out {
         Some(path) => write_atomic(path, json.as_bytes())?,

@@ -96,8 +96,8 @@ pub fn run(args: Args) -> Result<()> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    eprintln!("training games (problem/seed): {}", describe(&train));
-    eprintln!("held-out games: {}", describe(&held));
+    crate::note!("training games (problem/seed): {}", describe(&train));
+    crate::note!("held-out games: {}", describe(&held));
     let cfg = TuneConfig {
         width: args.width.max(1),
         rounds: args.rounds,
@@ -113,16 +113,18 @@ pub fn run(args: Args) -> Result<()> {
         total: args.total,
     };
     let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
-        eprintln!("{line}")
+        crate::note!("{line}")
     });
-    eprintln!(
+    crate::note!(
         "{}: training {:.4}, held out {:.4} (1.0 = the starting weights)",
-        args.system, tuned.train, tuned.held_out
+        args.system,
+        tuned.train,
+        tuned.held_out
     );
     let json = serde_json::to_string(&tuned.weights).expect("plain data serialises");
     if tuned.held_out <= 1.0 {
         // Weights that only fit the training games are not worth keeping.
-        eprintln!(
+        crate::note!(
             "{}: no gain on the held-out games; the weights are not written",
             args.system
         );

@@ -392,9 +392,15 @@ pub fn run_play(args: PlayArgs) -> Result<()> {
         tag: Some("hextris play".into()),
         solution: text,
     }]);
-    eprintln!(
+    crate::note!(
         "hextris play: problem {} seed {}: {} commands, score {} = {} move + {} power ({})",
-        problem.id, seed, e.commands, e.score, e.move_score, e.power_score, e.end
+        problem.id,
+        seed,
+        e.commands,
+        e.score,
+        e.move_score,
+        e.power_score,
+        e.end
     );
     match &args.out {
         Some(path) => write_atomic(path, json.as_bytes()).inspect_err(|_| {

@@ -278,9 +278,11 @@ impl<'a> Encoder<'a> {
                 }
             }
             let space = &self.tables.spaces[pl.unit];
+            // The encoders work on the rows from the spawn down to the lock's.
             let (per_unit, per_state) = work_ops(mode);
+            let rows = (pl.lock.state.y - space.spawn_state().y).max(0) as u64 + 1;
             crate::work::add(per_unit, 1);
-            crate::work::add(per_state, space.states as u64);
+            crate::work::add(per_state, space.states_per_row() * rows);
             space.free_map(&sim.board, &mut b.free);
             let job = Job {
                 space,
@@ -462,7 +464,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         &mut self,
         step: usize,
         unit: usize,
-        _board: &crate::engine::Board,
+        board: &crate::engine::Board,
         free: &[u64],
         locks: &[crate::plan::Lock],
         carry: u32,
@@ -471,9 +473,6 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         out.clear();
         let e = self.encoder;
         let space = &e.tables.spaces[unit];
-        if !space.rotates() {
-            crate::work::add(Op::ValuerState, space.states as u64);
-        }
         if space.rotates() {
             // A unit that rotates is not valued, but it gives back the credit of the node it
             // starts from (see below), and leaves no node worth anything.
@@ -484,6 +483,9 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
             return;
         }
         if let Some(fw) = self.chars.as_mut() {
+            // The programme starts again from a checkpoint above the stack.
+            let below = (board.height() - crate::plan::stack_top(board)) as u64;
+            crate::work::add(Op::ValuerChars, space.states_per_row() * below);
             // A lock is credited with the potential of the node it leaves, and the unit after
             // it gives that credit back, since its own values realise what the node is worth:
             // over a game the credits cancel (the beam compares partial games by what they
@@ -511,6 +513,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
             target: (u8::MAX, 0, 0),
             start: space.spawn_state(),
         };
+        crate::work::add(Op::ValuerWords, space.states as u64);
         let lw = line::LineWords::new(&job);
         line::forward(&job, &lw, wval, &mut self.line);
         out.extend(locks.iter().map(|l| {

@@ -264,9 +264,12 @@ impl PlanConfig {
 /// `scratch.locks`; false when the unit cannot spawn.
 pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scratch) -> bool {
     let space = &tables.spaces[unit];
-    // The three passes scan every bit row of the unit's space (see [`crate::work`]).
+    // The three passes copy the rows above the stack and work out the rows below its top (see
+    // [`crate::work`]).
     crate::work::add(Op::Gen, 1);
     crate::work::add(Op::GenWord, space.row_words as u64);
+    let below = (board.height() - stack_top(board)) as u64;
+    crate::work::add(Op::GenRow, space.states_per_row() * below);
     space.free_map(board, &mut scratch.free);
     if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
         scratch.locks.clear();
@@ -281,6 +284,14 @@ pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scra
     );
     crate::work::add(Op::GenLock, scratch.locks.len() as u64);
     true
+}
+
+/// The first row of `board` with a filled cell (its height when there is none): the rows above
+/// are an empty board's, which move generation copies rather than works out.
+pub fn stack_top(board: &Board) -> usize {
+    (0..board.height())
+        .find(|&y| board.row_count(y) > 0)
+        .unwrap_or(board.height())
 }
 
 /// Plays a whole game greedily: each unit goes to its best-scoring lock.

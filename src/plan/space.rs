@@ -627,6 +627,12 @@ impl UnitSpace {
         }
     }
 
+    /// The states of a row, on average (all orientations): the measure of a row's work for the
+    /// work counts ([`crate::work`]).
+    pub fn states_per_row(&self) -> u64 {
+        (self.states as u64).div_ceil(self.height.max(1) as u64)
+    }
+
     /// The pivot rows a unit starting on row `y0` can reach: from `y0` down to the first row
     /// where no orientation fits on the board. (Orientations of a unit whose pivot lies far away
     /// occupy far-apart rows; a descent only goes one row down, so the gap ends the range.)

@@ -25,10 +25,12 @@ const STAGES: [(&str, &[Op]); 6] = [
         &[
             Op::Gen,
             Op::GenWord,
+            Op::GenRow,
             Op::GenLock,
             Op::Feature,
             Op::ChildWord,
-            Op::ValuerState,
+            Op::ValuerWords,
+            Op::ValuerChars,
         ],
     ),
     ("plain", &[Op::PlainUnit, Op::PlainState]),
@@ -106,7 +108,7 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
             });
             if done {
                 if std::env::var_os("HEXTRIS_DEBUG").is_some() {
-                    eprintln!(
+                    crate::note!(
                         "chars problem {}: {} units, {} cells, {:.4} s",
                         p.id,
                         s.counts.0[Op::CharsUnit as usize],

@@ -285,8 +285,10 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// One worker's loop.
+    /// One worker's loop. Should a task panic (a bug), the guard closes the run and wakes the
+    /// other workers, which end, and the panic goes on to the caller: never a hang.
     fn work(&self) {
+        let _guard = PanicGuard(self);
         let mut shared = self.shared.lock().expect("no worker panics");
         loop {
             if let Some((seed, index)) = shared.queue.pop_front() {
@@ -508,6 +510,26 @@ impl<'a> Executor<'a> {
             out.push(((s.problem, s.seed), r));
         }
         (out, shared.trace)
+    }
+}
+
+/// Closes the run when a worker unwinds from a panic, so that the others do not wait for its
+/// task forever.
+struct PanicGuard<'e, 'a>(&'e Executor<'a>);
+
+impl Drop for PanicGuard<'_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut shared = match self.0.shared.lock() {
+                Ok(s) => s,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            shared.closed = true;
+            shared.queue.clear();
+            shared.flights.iter_mut().for_each(|f| *f = None);
+            shared.running = 0;
+            self.0.wake.notify_all();
+        }
     }
 }
 

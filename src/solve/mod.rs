@@ -7,6 +7,25 @@
 //! inside the planner and the encoders, unit by unit. With [`Budget::Attempts`] a run is
 //! reproducible to the character on any number of threads.
 
+/// Writes a line to stderr, ignoring a stderr that is closed (a debugging log piped into `head`,
+/// say): a log line must never stop a run, nor keep its answers from being written.
+#[macro_export]
+macro_rules! note {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// As [`note!`], without the line's end.
+#[macro_export]
+macro_rules! note_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod calibrate;
 pub mod exec;
 pub mod options;

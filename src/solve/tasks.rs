@@ -100,9 +100,11 @@ impl SeedTasks<'_> {
         let plan = plan_of_text(self.problem, &self.prep.tables, self.seed, text)?;
         let result = self.result(text.clone(), format!("{tag} (stored)"), spelling);
         if self.debug {
-            eprintln!(
+            crate::note!(
                 "  problem {} seed {} starts from the stored game {tag}: score {}",
-                self.problem.id, self.seed, result.score
+                self.problem.id,
+                self.seed,
+                result.score
             );
         }
         Some(GameData {
@@ -224,7 +226,7 @@ impl SeedTasks<'_> {
         let per_plan = plan_work / plans as f64;
         if predicted < screen.least {
             if self.debug {
-                eprintln!(
+                crate::note!(
                     "  problem {} seed {} attempt {} {name} w{}{from}: {plans} plan(s) {plan_seconds:.3}s ({} units) not spelt: predicted {predicted:.0} < {:.0}",
                     self.problem.id, self.seed, a.id, a.width, plan.placements.len(), screen.least
                 );
@@ -256,7 +258,7 @@ impl SeedTasks<'_> {
             spelling,
         );
         if self.debug {
-            eprintln!(
+            crate::note!(
                 "  problem {} seed {} attempt {} {name} w{}{from} {}: {plans} plan(s) {plan_seconds:.3}s/{plan_work:.3}w ({} units) encode {spell_seconds:.3}s/{spell_work:.3}w score {} (predicted {predicted:.0})",
                 self.problem.id, self.seed, a.id, a.width, spelling.name(), plan.placements.len(), result.score
             );
@@ -340,7 +342,7 @@ impl SeedTasks<'_> {
         let tag = game.result.tag.replace(" plain", " greedy");
         let result = self.result(text, tag, Mode::Greedy);
         if self.debug {
-            eprintln!(
+            crate::note!(
                 "  problem {} seed {} quick answer spelt greedily: {seconds:.3}s/{spell_work:.3}w score {} (plain paths {})",
                 self.problem.id, self.seed, result.score, game.result.score
             );
@@ -386,7 +388,7 @@ impl SeedTasks<'_> {
             .replace(" greedy", " chars");
         let result = self.result(text, tag, Mode::Chars);
         if self.debug {
-            eprintln!(
+            crate::note!(
                 "  problem {} seed {} polish {}: {seconds:.3}s/{spell_work:.3}w score {} -> {} ({} states, {} fallbacks)",
                 self.problem.id, self.seed, game.result.tag, game.result.score, result.score, stats.states, stats.fallbacks
             );
