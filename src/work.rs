@@ -39,12 +39,23 @@ pub enum Op {
     /// lock.
     PlainUnit,
     PlainState,
-    /// The same for the greedy encoder.
+    /// A unit spelt by the greedy encoder, or by the DP encoder.
     GreedyUnit,
-    GreedyState,
-    /// The same for the DP encoder.
     DpUnit,
-    DpState,
+    /// A component of a row found by the encoders (its states flooded), valued by the DP
+    /// encoder's programme or, bare, only found alive (the greedy encoder; the DP encoder of a
+    /// unit that cannot rotate).
+    EncComp,
+    EncCompBare,
+    /// A word's links from one row's components to another's, for the DP encoder's values.
+    EncLink,
+    /// A word tried at a state by a walk.
+    EncStep,
+    /// A word of a row's bit mask, for a test that a walk can still leave a row.
+    EncEscape,
+    /// A state of a row, times the words, valued by the line programme of a unit that cannot
+    /// rotate.
+    LineState,
     /// A unit spelt by the character encoder, and a cell of its programme (a state of a
     /// unit's region, times the contexts, times the automaton's nodes).
     CharsUnit,
@@ -54,7 +65,7 @@ pub enum Op {
 }
 
 /// How many kinds of operation are counted.
-pub const OPS: usize = 17;
+pub const OPS: usize = 21;
 
 /// Every operation, in the order of [`WEIGHTS`].
 pub const ALL: [Op; OPS] = [
@@ -69,33 +80,44 @@ pub const ALL: [Op; OPS] = [
     Op::PlainUnit,
     Op::PlainState,
     Op::GreedyUnit,
-    Op::GreedyState,
     Op::DpUnit,
-    Op::DpState,
+    Op::EncComp,
+    Op::EncCompBare,
+    Op::EncLink,
+    Op::EncStep,
+    Op::EncEscape,
+    Op::LineState,
     Op::CharsUnit,
     Op::CharsCell,
     Op::EvalChar,
 ];
 
-/// Nanoseconds per operation on this project's machine.
+/// Nanoseconds per operation on this project's machine, as `hextris bench DIR --calibrate`
+/// fitted them (DIR: the 25 official problems, 50 x 50 and 100 x 100 boards of problem 24's
+/// units, 8 random problems; median error of the stages' predictions 6 to 26 %). A weight of 0
+/// is an operation whose cost the others' counts already carry.
 pub const WEIGHTS: [f64; OPS] = [
-    500.0,  // Gen
-    2.0,    // GenWord
-    5.0,    // GenRow
-    40.0,   // GenLock
-    50.0,   // Feature
-    4.0,    // ChildWord
-    10.0,   // ValuerWords
-    20.0,   // ValuerChars
-    300.0,  // PlainUnit
-    3.0,    // PlainState
-    4000.0, // GreedyUnit
-    15.0,   // GreedyState
-    2000.0, // DpUnit
-    80.0,   // DpState
-    0.0,    // CharsUnit
-    18.0,   // CharsCell
-    22.0,   // EvalChar
+    0e+00, // Gen
+    5e+01, // GenWord
+    2e+00, // GenRow
+    4e+01, // GenLock
+    0e+00, // Feature
+    0e+00, // ChildWord
+    1e+02, // ValuerWords
+    1e+02, // ValuerChars
+    6e+02, // PlainUnit
+    2e+00, // PlainState
+    2e+03, // GreedyUnit
+    2e+03, // DpUnit
+    0e+00, // EncComp
+    2e+02, // EncCompBare
+    3e+02, // EncLink
+    7e+00, // EncStep
+    3e+02, // EncEscape
+    1e+01, // LineState
+    0e+00, // CharsUnit
+    1e+01, // CharsCell
+    2e+01, // EvalChar
 ];
 
 /// Counts of every operation.

@@ -115,6 +115,11 @@ impl Comps {
             let first = self.value.len();
             self.alive_row(job, y, &targets);
             let last = self.value.len();
+            let op = match values {
+                Some(_) => crate::work::Op::EncComp,
+                None => crate::work::Op::EncCompBare,
+            };
+            crate::work::add(op, (last - first) as u64);
             self.row_comps[(y - self.y0) as usize] = (first as u32, last as u32);
             for c in first..last {
                 let mut value = NEG;
@@ -293,6 +298,7 @@ impl Comps {
                     }
                 }
             }
+            crate::work::add(crate::work::Op::EncLink, 1);
             self.word_links(job, y, &geo[parity], &start, &mut links);
             for &(cs, ce) in &links {
                 self.value[cs] = self.value[cs].max(wval[w] + self.value[ce]);
@@ -415,6 +421,7 @@ impl Comps {
             return false;
         };
         let layout = &self.layout;
+        crate::work::add(crate::work::Op::EncEscape, layout.len as u64);
         let i = (s.x - sp.x_lo(s.o)) as usize;
         let (off, n) = layout.span(s.o);
         let good = &mut bfs.good;

@@ -67,6 +67,7 @@ pub fn values(job: &Job, words: &LineWords, wval: &[i32], v: &mut Vec<i32>) {
     for y in rows.rev() {
         let parity = y.rem_euclid(2) as usize;
         let xs: Vec<State> = sp.free_in_row(job.free, 0, y).collect();
+        crate::work::add(crate::work::Op::LineState, (xs.len() * wval.len()) as u64);
         let mut local = vec![[NEG; 3]; xs.len()];
         for (k, &s) in xs.iter().enumerate() {
             let mut base = if job.at_target(s) { 0 } else { NEG };

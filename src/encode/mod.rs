@@ -278,11 +278,13 @@ impl<'a> Encoder<'a> {
                 }
             }
             let space = &self.tables.spaces[pl.unit];
-            // The encoders work on the rows from the spawn down to the lock's.
-            let (per_unit, per_state) = work_ops(mode);
-            let rows = (pl.lock.state.y - space.spawn_state().y).max(0) as u64 + 1;
-            crate::work::add(per_unit, 1);
-            crate::work::add(per_state, space.states_per_row() * rows);
+            // Plain paths search the rows from the spawn down to the lock's; the other
+            // encoders count their own work as they go.
+            crate::work::add(work_op(mode), 1);
+            if mode == Mode::Plain {
+                let rows = (pl.lock.state.y - space.spawn_state().y).max(0) as u64 + 1;
+                crate::work::add(Op::PlainState, space.states_per_row() * rows);
+            }
             space.free_map(&sim.board, &mut b.free);
             let job = Job {
                 space,
@@ -527,13 +529,12 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
     }
 }
 
-/// The operations counted ([`crate::work`]) for a unit spelt in `mode`: per unit and per state
-/// of its space.
-fn work_ops(mode: Mode) -> (Op, Op) {
+/// The operation counted ([`crate::work`]) for each unit spelt in `mode`.
+fn work_op(mode: Mode) -> Op {
     match mode {
-        Mode::Plain => (Op::PlainUnit, Op::PlainState),
-        Mode::Greedy => (Op::GreedyUnit, Op::GreedyState),
-        Mode::Dp | Mode::Chars => (Op::DpUnit, Op::DpState),
+        Mode::Plain => Op::PlainUnit,
+        Mode::Greedy => Op::GreedyUnit,
+        Mode::Dp | Mode::Chars => Op::DpUnit,
     }
 }
 

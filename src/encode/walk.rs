@@ -70,6 +70,7 @@ pub fn greedy(
         return None;
     }
     loop {
+        crate::work::add(crate::work::Op::EncStep, order.len() as u64);
         if let Some(&w) = order.iter().find(|&&w| job.locks_with(w, s, &visited)) {
             out.text.push_str(&job.words[w]);
             out.words.push(w);
@@ -241,6 +242,7 @@ fn best_action(
     bfs: &mut RowSearch,
 ) -> Option<(i32, Action)> {
     let sp = job.space;
+    crate::work::add(crate::work::Op::EncStep, wval.len() as u64);
     let mut best: Option<(i32, Action)> = None;
     let beats =
         |v: i32, best: &Option<(i32, Action)>| v > floor && best.as_ref().is_none_or(|b| v > b.0);

@@ -34,10 +34,22 @@ const STAGES: [(&str, &[Op]); 6] = [
         ],
     ),
     ("plain", &[Op::PlainUnit, Op::PlainState]),
-    ("greedy", &[Op::GreedyUnit, Op::GreedyState]),
-    ("dp", &[Op::DpUnit, Op::DpState]),
+    ("greedy", SPELL),
+    ("dp", SPELL),
     ("chars", &[Op::CharsUnit, Op::CharsCell]),
     ("evaluate", &[Op::EvalChar]),
+];
+
+/// The greedy and the DP encoders share their operations: they are fitted together.
+const SPELL: &[Op] = &[
+    Op::GreedyUnit,
+    Op::DpUnit,
+    Op::EncComp,
+    Op::EncCompBare,
+    Op::EncLink,
+    Op::EncStep,
+    Op::EncEscape,
+    Op::LineState,
 ];
 
 /// The best of `repeats` timings of `f` (the machine's noise only ever adds time), with its
@@ -76,13 +88,17 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
         });
         out[0].push(s);
         plans.push(plan);
-        // With the phrase valuer, as the solver plans where units cannot rotate.
+        // With the phrase valuers, by words and by characters, as the solver plans where
+        // units cannot rotate.
         if prep.tables.spaces.iter().any(|s| !s.rotates()) && width < 16 {
-            let (_, s) = time(repeats, || {
-                let mut v = PhraseValuer::new(&encoder, 0.2, 0);
-                plan_beam(p, &prep.tables, seed, &cfg, shape, Some(&mut v))
-            });
-            out[0].push(s);
+            for chars in [false, true] {
+                let (_, s) = time(repeats, || {
+                    let v = PhraseValuer::new(&encoder, 0.2, 0);
+                    let mut v = if chars { v.with_chars() } else { v };
+                    plan_beam(p, &prep.tables, seed, &cfg, shape, Some(&mut v))
+                });
+                out[0].push(s);
+            }
         }
     }
     let ct = prep.chars(table);
@@ -213,8 +229,10 @@ pub fn calibrate(problems: &[Prepared], phrases: &Phrases) -> String {
         "{:>9} {:>7} {:>14} {:>14}",
         "stage", "samples", "error (fitted)", "error (table)"
     );
-    for ((name, ops), samples) in STAGES.iter().zip(&all) {
-        let fitted = fit(samples, ops);
+    // The greedy and DP samples are fitted together (their operations are shared).
+    let spell: Vec<Sample> = all[2].iter().chain(&all[3]).cloned().collect();
+    for (k, ((name, ops), samples)) in STAGES.iter().zip(&all).enumerate() {
+        let fitted = fit(if k == 2 || k == 3 { &spell } else { samples }, ops);
         for (op, w) in ops.iter().zip(&fitted) {
             weights[*op as usize] = *w;
         }
@@ -235,6 +253,27 @@ pub fn calibrate(problems: &[Prepared], phrases: &Phrases) -> String {
             e.sort_by(f64::total_cmp);
             e.get(e.len() / 2).copied().unwrap_or(0.0)
         };
+        if std::env::var_os("HEXTRIS_DEBUG").is_some() {
+            for s in samples {
+                let pred: f64 = s
+                    .counts
+                    .0
+                    .iter()
+                    .zip(&weights)
+                    .map(|(&n, w)| n as f64 * w * 1e-9)
+                    .sum();
+                let used: Vec<String> = ops
+                    .iter()
+                    .map(|op| format!("{op:?}={}", s.counts.0[*op as usize]))
+                    .collect();
+                crate::note!(
+                    "{name} {:.5}s predicted {pred:.5}s ({:+.0}%) {}",
+                    s.seconds,
+                    (pred / s.seconds.max(1e-9) - 1.0) * 100.0,
+                    used.join(" ")
+                );
+            }
+        }
         let _ = writeln!(
             report,
             "{name:>9} {:>7} {:>13.0}% {:>13.0}%",
