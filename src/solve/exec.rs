@@ -255,7 +255,8 @@ impl<'a> Executor<'a> {
                     let base = needs(&task).and_then(|id| shared.games[seed].get(&id).cloned());
                     let timing = shared.policy.timing(seed);
                     let (mut report, game) = self.run_task(seed, &task, base.as_deref(), timing, 0);
-                    report.seconds = report.work();
+                    report.plan_seconds = report.plan_work * report.plans as f64;
+                    report.spell_seconds = report.spell_work;
                     running.push((now + report.work(), seed, index, report, game));
                     continue;
                 }
@@ -541,6 +542,7 @@ fn missing() -> Report {
         plan_work: 0.0,
         plans: 0,
         spell_work: 0.0,
-        seconds: 0.0,
+        plan_seconds: 0.0,
+        spell_seconds: 0.0,
     }
 }

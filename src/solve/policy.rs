@@ -150,7 +150,30 @@ pub struct Round {
     pub width: usize,
     pub kind: RoundKind,
     /// Predicted work seconds of its longest task.
-    pub cost: f64,
+    pub cost: Cost,
+}
+
+/// Predicted work seconds of a task, of planning and of spelling (the machine at hand may take
+/// them at different speeds).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cost {
+    pub plan: f64,
+    pub spell: f64,
+}
+
+impl Cost {
+    /// Planning and spelling together.
+    pub fn total(&self) -> f64 {
+        self.plan + self.spell
+    }
+
+    /// The cost of `n` units at this cost per unit.
+    fn times(&self, n: f64) -> Cost {
+        Cost {
+            plan: self.plan * n,
+            spell: self.spell * n,
+        }
+    }
 }
 
 /// What a task gave.
@@ -177,8 +200,10 @@ pub struct Report {
     pub plans: usize,
     /// Work seconds of spelling.
     pub spell_work: f64,
-    /// Seconds the task took on the clock (only to learn the machine's speed).
-    pub seconds: f64,
+    /// Seconds its planning and its spelling took on the clock (only to learn the machine's
+    /// speed, for what fits before the deadline).
+    pub plan_seconds: f64,
+    pub spell_seconds: f64,
 }
 
 impl Report {
@@ -217,8 +242,6 @@ pub struct Timing {
     pub narrow_lead: f64,
     /// The greedy encoder's seconds per unit: a late DP encoding hands over to it.
     pub greedy_unit: f64,
-    /// Seconds of work second, as learnt.
-    pub speed: f64,
 }
 
 /// The cost model of a seed, in work seconds, updated as tasks report.
@@ -283,6 +306,31 @@ impl Costs {
     }
 }
 
+/// Seconds per work second of one kind of work on the machine at hand, learnt from decayed sums.
+#[derive(Clone, Copy, Debug, Default)]
+struct Clock {
+    seconds: f64,
+    work: f64,
+}
+
+impl Clock {
+    fn learn(&mut self, seconds: f64, work: f64) {
+        if work > 1e-4 {
+            self.seconds = self.seconds * 0.8 + seconds;
+            self.work = self.work * 0.8 + work;
+        }
+    }
+
+    /// 1 before any measure (the weights are this project's machine's).
+    fn speed(&self) -> f64 {
+        if self.work > 1e-3 {
+            (self.seconds / self.work).clamp(0.05, 20.0)
+        } else {
+            1.0
+        }
+    }
+}
+
 /// The bookkeeping of a round in flight.
 #[derive(Clone, Debug)]
 struct InFlight {
@@ -319,9 +367,9 @@ struct SeedState {
     /// Decayed sums of the gains and the work of its rounds: its expected rate.
     gain: f64,
     work: f64,
-    /// Seconds per work second (decayed sums of both).
-    clock_seconds: f64,
-    clock_work: f64,
+    /// Seconds per work second of planning and of spelling (decayed sums of both).
+    plan_clock: Clock,
+    spell_clock: Clock,
     flight: Option<InFlight>,
     /// Nothing more to do (attempts used up, or nothing fits before the deadline).
     finished: bool,
@@ -395,20 +443,16 @@ impl SeedState {
             spent: 0.0,
             gain: 0.0,
             work: 0.0,
-            clock_seconds: 0.0,
-            clock_work: 0.0,
+            plan_clock: Clock::default(),
+            spell_clock: Clock::default(),
             flight: None,
             finished: false,
         }
     }
 
-    /// Seconds per work second on this machine, as learnt (1 before any report).
-    fn speed(&self) -> f64 {
-        if self.clock_work > 1e-3 {
-            (self.clock_seconds / self.clock_work).clamp(0.05, 20.0)
-        } else {
-            1.0
-        }
+    /// Seconds a task of cost `c` is expected to take on this machine.
+    fn seconds(&self, c: Cost) -> f64 {
+        c.plan * self.plan_clock.speed() + c.spell * self.spell_clock.speed()
     }
 
     /// Games the attempts budget still allows (unbounded on a clock).
@@ -459,9 +503,12 @@ impl SeedState {
     }
 
     /// What an attempt of width `w` costs: its plans and its spelling.
-    fn cost(&self, c: &Costs, w: usize, rate: f64, o: &SearchOptions) -> f64 {
+    fn cost(&self, c: &Costs, w: usize, rate: f64, o: &SearchOptions) -> Cost {
         let tries = self.tries(c, w, rate, o);
-        self.plan_cost(c, w, o) * tries as f64 + self.spell_cost(c, w, tries, o)
+        Cost {
+            plan: self.plan_cost(c, w, o) * tries as f64,
+            spell: self.spell_cost(c, w, tries, o),
+        }
     }
 
     /// Power per descent of the best game the DP or the character encoder spelt (0 when none
@@ -533,7 +580,10 @@ impl SeedState {
                 tasks: vec![Task::SpellGreedy { game: 0 }],
                 width: self.width,
                 kind: RoundKind::Fresh,
-                cost: c.plain * o.first_spell_factor,
+                cost: Cost {
+                    plan: 0.0,
+                    spell: c.plain * o.first_spell_factor,
+                },
             });
         }
         if self.attempts_left() == 0 {
@@ -542,7 +592,7 @@ impl SeedState {
         let rate = self.rate();
         let whole = self.whole();
         let wider = (self.width * o.growth).min(self.width_cap(o));
-        let cheap = self.cost(c, wider, rate, o) <= o.dear_share * self.spent;
+        let cheap = self.cost(c, wider, rate, o).total() <= o.dear_share * self.spent;
         let next = if widens(self.widen_rate, whole, cheap, self.at_width, o.patience) {
             wider
         } else {
@@ -568,10 +618,13 @@ impl SeedState {
                     tasks: picks.iter().map(|g| Task::Polish { game: g.id }).collect(),
                     width: self.width,
                     kind: RoundKind::Fresh,
-                    cost: picks
-                        .iter()
-                        .map(|g| self.polish_cost(c, g))
-                        .fold(0.0, f64::max),
+                    cost: Cost {
+                        plan: 0.0,
+                        spell: picks
+                            .iter()
+                            .map(|g| self.polish_cost(c, g))
+                            .fold(0.0, f64::max),
+                    },
                 });
             }
         }
@@ -620,7 +673,7 @@ impl SeedState {
             tasks,
             width: 1,
             kind: RoundKind::Fresh,
-            cost: 0.0,
+            cost: Cost::default(),
         }
     }
 
@@ -641,7 +694,7 @@ impl SeedState {
         let rate = self.rate();
         let tries = self.tries(c, w, rate, o);
         let base = cuts.map(|_| &self.games[0]);
-        let dear = self.cost(c, w, rate, o) > o.dear_share * self.spent;
+        let dear = self.cost(c, w, rate, o).total() > o.dear_share * self.spent;
         let rank = rank_systems(&self.record);
         // A plan predicted to score clearly less than the best game is not spelt, where
         // spelling costs at least as much as planning (elsewhere skipping it saves little, and
@@ -705,10 +758,10 @@ impl SeedState {
         }
     }
 
-    /// A round for the work seconds `left` when the seed's next round does not fit: the widest
-    /// beam, up to the current width, that can plan and spell the last units of the best game
-    /// in that time, and how many of its last units (at least
-    /// [`SearchOptions::tail_min_share`] of them, and one); `None` when none fits.
+    /// A round for the `left` seconds when the seed's next round does not fit: the widest beam,
+    /// up to the current width, that can plan and spell the last units of the best game in that
+    /// time, and how many of its last units (at least [`SearchOptions::tail_min_share`] of
+    /// them, and one); `None` when none fits.
     fn tail(&self, o: &SearchOptions, left: f64) -> Option<Round> {
         let c = self.costs.as_ref()?;
         let units = self.games.first()?.units;
@@ -721,12 +774,16 @@ impl SeedState {
         let mut w = self.width.max(1);
         loop {
             let tries = self.tries(c, w, rate, o);
-            let per_unit = c.per_unit * w as f64 * o.plan_margin * tries as f64
-                + self.spell_cost(c, w, tries, o) / units as f64;
-            let fit = (left / per_unit.max(1e-12)).floor().min(units as f64) as usize;
-            if fit >= least {
-                let mut round = self.round_of(o, w, n, Some(Some(fit)));
-                round.cost = per_unit * fit as f64;
+            let per_unit = Cost {
+                plan: c.per_unit * w as f64 * o.plan_margin * tries as f64,
+                spell: self.spell_cost(c, w, tries, o) / units as f64,
+            };
+            let fit = (left / self.seconds(per_unit).max(1e-12))
+                .floor()
+                .min(units as f64);
+            if fit as usize >= least {
+                let mut round = self.round_of(o, w, n, Some(Some(fit as usize)));
+                round.cost = per_unit.times(fit);
                 return Some(round);
             }
             if w == 1 {
@@ -743,10 +800,9 @@ impl SeedState {
         let mut attempts = 0;
         for (task, r) in round.tasks.iter().zip(reports) {
             work += r.work();
-            if r.work() > 1e-4 {
-                self.clock_seconds = self.clock_seconds * 0.8 + r.seconds;
-                self.clock_work = self.clock_work * 0.8 + r.work();
-            }
+            self.plan_clock
+                .learn(r.plan_seconds, r.plan_work * r.plans as f64);
+            self.spell_clock.learn(r.spell_seconds, r.spell_work);
             match task {
                 Task::Quick { .. } => self.took_quick(o, r),
                 Task::SpellGreedy { game } => self.took_greedy(o, *game, r),
@@ -939,22 +995,20 @@ impl Policy {
     /// The seed's timing for its deadlines.
     pub fn timing(&self, seed: usize) -> Timing {
         let s = &self.seeds[seed];
-        let speed = s.speed();
         let o = &self.opts;
+        let (plan, spell) = (s.plan_clock.speed(), s.spell_clock.speed());
         match &s.costs {
             None => Timing {
                 narrow_lead: 0.0,
                 greedy_unit: 0.0,
-                speed,
             },
             Some(c) => {
                 let units = c.units.max(1.0);
                 let greedy = c.greedy.unwrap_or(c.plain * o.first_spell_factor);
                 let source = s.setup.source.max(1) as f64;
                 Timing {
-                    narrow_lead: (c.encode + c.per_unit * source) * o.narrow_margin * speed,
-                    greedy_unit: greedy / units * speed,
-                    speed,
+                    narrow_lead: (c.encode * spell + c.per_unit * source * plan) * o.narrow_margin,
+                    greedy_unit: greedy / units * spell,
                 }
             }
         }
@@ -1032,11 +1086,9 @@ impl Policy {
     fn fitting(&self, i: usize, left: Option<f64>) -> Option<Round> {
         let s = &self.seeds[i];
         let o = &self.opts;
-        let speed = s.speed() * o.fit_margin;
-        let left_work = left.map(|l| l / speed);
         let round = s.propose(o)?;
-        match left_work {
-            Some(l) if round.cost > l => s.tail(o, l),
+        match left.map(|l| l / o.fit_margin) {
+            Some(l) if s.seconds(round.cost) > l => s.tail(o, l),
             _ => Some(round),
         }
     }

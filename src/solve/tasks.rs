@@ -240,7 +240,8 @@ impl SeedTasks<'_> {
                 plan_work: per_plan,
                 plans,
                 spell_work: 0.0,
-                seconds: plan_seconds,
+                plan_seconds,
+                spell_seconds: 0.0,
             };
             return (report, None);
         }
@@ -273,7 +274,8 @@ impl SeedTasks<'_> {
             plan_work: per_plan,
             plans,
             spell_work,
-            seconds: plan_seconds + spell_seconds,
+            plan_seconds,
+            spell_seconds,
         };
         (report, Some(game))
     }
@@ -357,7 +359,8 @@ impl SeedTasks<'_> {
             plan_work: 0.0,
             plans: 0,
             spell_work,
-            seconds,
+            plan_seconds: 0.0,
+            spell_seconds: seconds,
         };
         (report, Some(spelt))
     }
@@ -377,7 +380,7 @@ impl SeedTasks<'_> {
         let Some(text) = text else {
             let mut r = unfinished();
             r.spell_work = spell_work;
-            r.seconds = seconds;
+            r.spell_seconds = seconds;
             return (r, None);
         };
         let tag = game
@@ -403,7 +406,8 @@ impl SeedTasks<'_> {
             plan_work: 0.0,
             plans: 0,
             spell_work,
-            seconds,
+            plan_seconds: 0.0,
+            spell_seconds: seconds,
         };
         (report, Some(polished))
     }
@@ -416,6 +420,7 @@ fn unfinished() -> Report {
         plan_work: 0.0,
         plans: 0,
         spell_work: 0.0,
-        seconds: 0.0,
+        plan_seconds: 0.0,
+        spell_seconds: 0.0,
     }
 }

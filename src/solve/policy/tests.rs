@@ -57,7 +57,8 @@ impl World {
                 plan_work: self.source as f64 * self.plan_unit,
                 plans: 1,
                 spell_work: self.source as f64 * self.spell_unit * 0.1,
-                seconds: 0.0,
+                plan_seconds: 0.0,
+                spell_seconds: 0.0,
             },
             Task::SpellGreedy { game } => Report {
                 outcome: Outcome::Spelt(self.game(
@@ -70,7 +71,8 @@ impl World {
                 plan_work: 0.0,
                 plans: 0,
                 spell_work: self.source as f64 * self.spell_unit * 0.3,
-                seconds: 0.0,
+                plan_seconds: 0.0,
+                spell_seconds: 0.0,
             },
             Task::Polish { game } => {
                 let g = games.iter().find(|g| g.id == *game).expect("a kept game");
@@ -82,7 +84,8 @@ impl World {
                     plan_work: 0.0,
                     plans: 0,
                     spell_work: g.units as f64 * self.spell_unit * 30.0,
-                    seconds: 0.0,
+                    plan_seconds: 0.0,
+                    spell_seconds: 0.0,
                 }
             }
             Task::Attempt(a) => {
@@ -123,7 +126,8 @@ impl World {
                         plan_work,
                         plans: a.screen.tries,
                         spell_work: 0.0,
-                        seconds: 0.0,
+                        plan_seconds: 0.0,
+                        spell_seconds: 0.0,
                     };
                 }
                 let spelling = if a.mode == Mode::Chars {
@@ -146,7 +150,8 @@ impl World {
                     plans: a.screen.tries,
                     spell_work: g.spell_work,
                     outcome: Outcome::Spelt(g),
-                    seconds: 0.0,
+                    plan_seconds: 0.0,
+                    spell_seconds: 0.0,
                 }
             }
         }
@@ -208,7 +213,8 @@ fn simulate(
                 .iter()
                 .map(|t| {
                     let mut r = worlds[round.seed].run(round.seed, t, &held[round.seed]);
-                    r.seconds = r.work() * speed;
+                    r.plan_seconds = r.plan_work * r.plans as f64 * speed;
+                    r.spell_seconds = r.spell_work * speed;
                     r
                 })
                 .collect();
@@ -223,7 +229,7 @@ fn simulate(
                         .map_or(0.0, |j| ends[j]),
                     _ => 0.0,
                 };
-                ends[i] = after + reports[i].seconds;
+                ends[i] = after + reports[i].plan_seconds + reports[i].spell_seconds;
             }
             let took = ends.iter().copied().fold(0.0, f64::max);
             trace.push(Step {
