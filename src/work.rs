@@ -33,7 +33,8 @@ pub enum Op {
     ChildWord,
     /// A state of the space of a unit that cannot rotate, valued by words for the planner.
     ValuerWords,
-    /// A state below the stack's top, valued by characters for the planner.
+    /// A cell of the character-level valuer's programme (a free state of a row it works out,
+    /// times the automaton's nodes; and a lock's share of them).
     ValuerChars,
     /// A unit spelt with plain paths: per unit, and per state of its rows from the spawn to the
     /// lock.
@@ -94,17 +95,17 @@ pub const ALL: [Op; OPS] = [
 
 /// Nanoseconds per operation on this project's machine, as `hextris bench DIR --calibrate`
 /// fitted them (DIR: the 25 official problems, 50 x 50 and 100 x 100 boards of problem 24's
-/// units, 8 random problems; median error of the stages' predictions 6 to 26 %). A weight of 0
+/// units, 8 random problems; median error of the stages' predictions 6 to 27 %). A weight of 0
 /// is an operation whose cost the others' counts already carry.
 pub const WEIGHTS: [f64; OPS] = [
     0e+00, // Gen
-    5e+01, // GenWord
-    2e+00, // GenRow
-    4e+01, // GenLock
-    0e+00, // Feature
+    0e+00, // GenWord
+    3e+00, // GenRow
+    0e+00, // GenLock
+    6e+01, // Feature
     0e+00, // ChildWord
     1e+02, // ValuerWords
-    1e+02, // ValuerChars
+    3e+00, // ValuerChars
     6e+02, // PlainUnit
     2e+00, // PlainState
     2e+03, // GreedyUnit
@@ -113,7 +114,7 @@ pub const WEIGHTS: [f64; OPS] = [
     2e+02, // EncCompBare
     3e+02, // EncLink
     7e+00, // EncStep
-    3e+02, // EncEscape
+    2e+02, // EncEscape
     1e+01, // LineState
     0e+00, // CharsUnit
     1e+01, // CharsCell

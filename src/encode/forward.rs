@@ -254,6 +254,7 @@ impl Forward {
         for y in first..sp.rows_from(s0.y).end {
             cols.clear();
             cols.extend(sp.free_in_row(free, 0, y).map(|s| (s.x - x_lo) as usize));
+            crate::work::add(crate::work::Op::ValuerChars, (cols.len() * na) as u64);
             if y > last_row {
                 // No lock lies this low: the fresh arrivals here are dropped.
                 for &xi in &cols {
@@ -269,6 +270,7 @@ impl Forward {
             // The locks of this row: a blocked command, spelt by any of its characters.
             while k < order.len() && locks[order[k]].state.y == y {
                 let lock = &locks[order[k]];
+                crate::work::add(crate::work::Op::ValuerChars, 12 * na as u64);
                 let xi = (lock.state.x - x_lo) as usize;
                 out[order[k]] = self.lock_value(slot_base(xi, na), lock.cmds, with_potential);
                 k += 1;

@@ -466,7 +466,7 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
         &mut self,
         step: usize,
         unit: usize,
-        board: &crate::engine::Board,
+        _board: &crate::engine::Board,
         free: &[u64],
         locks: &[crate::plan::Lock],
         carry: u32,
@@ -485,9 +485,6 @@ impl crate::plan::LockValuer for PhraseValuer<'_> {
             return;
         }
         if let Some(fw) = self.chars.as_mut() {
-            // The programme starts again from a checkpoint above the stack.
-            let below = (board.height() - crate::plan::stack_top(board)) as u64;
-            crate::work::add(Op::ValuerChars, space.states_per_row() * below);
             // A lock is credited with the potential of the node it leaves, and the unit after
             // it gives that credit back, since its own values realise what the node is worth:
             // over a game the credits cancel (the beam compares partial games by what they
