@@ -45,7 +45,7 @@ use crate::plan::{bits, Lock, UnitSpace};
 const MARGIN: i64 = 8;
 
 /// The most bytes of checkpoints kept; past it they are all dropped before the next one.
-const CHECKPOINT_BYTES: usize = 16 << 20;
+const CHECKPOINT_BYTES: usize = 4 << 20;
 
 /// Where the programme can start again on a board whose rows down to `row` are an empty board's
 /// (see the module doc).

@@ -44,6 +44,13 @@ impl Job<'_> {
         }
     }
 
+    /// Where word `w` would take the unit from `s` (`None` when the unit can never play it), the
+    /// way there not checked: a walker tests the end before playing the word out.
+    pub fn word_target(&self, w: usize, s: State) -> Option<State> {
+        let steps = &self.geometry[w].as_ref()?[s.y.rem_euclid(2) as usize];
+        Some(self.state(s, *steps.last()?))
+    }
+
     /// Where word `w` takes the unit from `s`, if every state on the way is free (visited
     /// positions are not checked).
     pub fn word_end(&self, w: usize, s: State) -> Option<State> {

@@ -77,10 +77,11 @@ pub fn greedy(
             return Some(out);
         }
         let word = order.iter().find_map(|&w| {
-            let (end, row) = job.try_word(w, s, &visited)?;
-            if !comps.alive_at(sp, end) {
+            // The end must be alive: known at once, before the word is played out.
+            if !comps.alive_at(sp, job.word_target(w, s)?) {
                 return None;
             }
+            let (end, row) = job.try_word(w, s, &visited)?;
             comps.escapable(sp, end, &row, &mut bfs[0]).then_some(())?;
             Some((w, end, row))
         });
@@ -275,7 +276,7 @@ fn best_action(
         if !beats(wv.saturating_add(comps.row_max(s.y + last.1)), &best) {
             continue;
         }
-        let ve = comps.value_of(sp, job.state(s, last));
+        let ve = comps.value_of(sp, job.word_target(w, s).expect("a playable word"));
         if ve <= NEG || !beats(wv + ve, &best) {
             continue;
         }
