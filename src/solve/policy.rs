@@ -586,21 +586,36 @@ impl SeedState {
                 },
             });
         }
-        if self.attempts_left() == 0 {
+        // With the attempts used up, the best games are still polished (as when the beams
+        // grow no wider), and then the seed is done.
+        let spent_all = self.attempts_left() == 0;
+        if spent_all
+            && self
+                .games
+                .iter()
+                .max_by_key(|g| g.score)
+                .is_none_or(|g| self.polished.contains(&g.id))
+        {
             return None;
         }
         let rate = self.rate();
         let whole = self.whole();
         let wider = (self.width * o.growth).min(self.width_cap(o));
         let cheap = self.cost(c, wider, rate, o).total() <= o.dear_share * self.spent;
-        let next = if widens(self.widen_rate, whole, cheap, self.at_width, o.patience) {
+        // A run by attempts widens at every round, as it did before the policy.
+        let next = if self.setup.attempts.is_some()
+            || widens(self.widen_rate, whole, cheap, self.at_width, o.patience)
+        {
             wider
         } else {
             self.width
         };
-        let stuck = next <= self.width;
+        let stuck = spent_all || next <= self.width;
         if self.setup.spells
-            && (stuck || polish_goes_first(whole, self.polish_rate(c), self.widen_rate))
+            && (stuck
+                // A run by attempts polishes at the end only, as it did before the policy.
+                || (self.setup.attempts.is_none()
+                    && polish_goes_first(whole, self.polish_rate(c), self.widen_rate)))
         {
             // A run by attempts has no clock to stop a polish that takes minutes.
             let limit = match self.setup.attempts {
@@ -627,6 +642,9 @@ impl SeedState {
                     },
                 });
             }
+        }
+        if spent_all {
+            return None;
         }
         let renew = stuck && (self.stuck_rounds + 1).is_multiple_of(2);
         let n = lanes.min(self.attempts_left() as usize);
@@ -1098,9 +1116,6 @@ impl Policy {
         let o = self.opts.clone();
         let s = &mut self.seeds[round.seed];
         s.report(&o, round, reports);
-        if s.attempts_left() == 0 && s.spelt_quick {
-            s.finished = true;
-        }
     }
 }
 
