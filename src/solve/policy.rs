@@ -588,11 +588,14 @@ impl SeedState {
         }
         // With the attempts used up, the best games are still polished (as when the beams
         // grow no wider), and then the seed is done.
+        // Only the games the run planned: a run by attempts gives the same answers whatever the
+        // store held.
         let spent_all = self.attempts_left() == 0;
         if spent_all
             && self
                 .games
                 .iter()
+                .filter(|g| g.id != STORED)
                 .max_by_key(|g| g.score)
                 .is_none_or(|g| self.polished.contains(&g.id))
         {
@@ -624,6 +627,7 @@ impl SeedState {
             };
             let picks: Vec<&Summary> = self
                 .polish_candidates(c)
+                .filter(|g| !(spent_all && g.id == STORED))
                 .filter(|g| self.polish_cost(c, g) <= limit)
                 .take(lanes)
                 .collect();
