@@ -219,6 +219,8 @@ fn bench_budget(
                 systems: (*systems).clone(),
                 search: Some((*search).clone()),
                 virtual_seconds: args.virtual_time.then_some(time),
+                // As play_icfp2015 -t would: its reserve on a clock, none on a virtual one.
+                checkpoints: crate::cli::contest::checkpoints(time, !args.virtual_time),
                 ..Default::default()
             },
             &crate::solve::Silent,

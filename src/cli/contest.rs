@@ -45,6 +45,31 @@ pub fn reserve(total: f64) -> Duration {
     Duration::from_secs_f64((0.15 + 0.03 * total).min(1.0).min(total / 4.0))
 }
 
+/// The budgets a user commonly gives (1, 3, 10, 30, ... seconds): a run of a longer budget
+/// plans its rounds to end where each of these would have ended, so that it plays everything
+/// the shorter run plays first (see [`crate::solve::SolveConfig::checkpoints`]).
+const COMMON_BUDGETS: [f64; 13] = [
+    1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6,
+];
+
+/// Where the common budgets below `total` end, in seconds before the end of a run of `total`
+/// seconds; with `reserved`, each budget's end keeps back its [`reserve`] as the run's does.
+pub fn checkpoints(total: f64, reserved: bool) -> Vec<f64> {
+    let end = |t: f64| {
+        if reserved {
+            t - reserve(t).as_secs_f64()
+        } else {
+            t
+        }
+    };
+    COMMON_BUDGETS
+        .iter()
+        .filter(|&&n| n < total)
+        .map(|&n| end(total) - end(n))
+        .filter(|&before| before > 0.0)
+        .collect()
+}
+
 /// Entry point of the `play_icfp2015` binary.
 pub fn main() -> ExitCode {
     let started = Instant::now();
@@ -89,6 +114,7 @@ pub fn main() -> ExitCode {
         crate::cli::solve::PoolOptions {
             threads: args.cores,
             memory_mb: args.memory,
+            checkpoints: checkpoints(total, true),
             ..Default::default()
         },
         &crate::solve::Silent,
@@ -120,5 +146,24 @@ pub fn main() -> ExitCode {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A longer run's checkpoint falls where the shorter run would end, its reserve counted.
+    #[test]
+    fn checkpoints_fall_where_shorter_runs_end() {
+        let end = |t: f64| t - reserve(t).as_secs_f64();
+        let before = checkpoints(60.0, true);
+        assert_eq!(before.len(), 4, "{before:?}");
+        for (n, b) in [1.0, 3.0, 10.0, 30.0].iter().zip(&before) {
+            assert!((end(60.0) - b - end(*n)).abs() < 1e-9, "{n}: {b}");
+        }
+        assert_eq!(checkpoints(10.0, false), vec![9.0, 7.0]);
+        assert!(checkpoints(1.0, true).is_empty());
+        assert!(checkpoints(0.5, false).is_empty());
     }
 }

@@ -327,6 +327,7 @@ pub fn run(args: Args) -> Result<()> {
                 Some(store) => store_starts(store, &problems)?,
                 None => Default::default(),
             },
+            checkpoints: crate::cli::contest::checkpoints(budget, false),
         },
         &keeper,
     )?;
@@ -437,6 +438,9 @@ pub struct PoolOptions {
     pub virtual_seconds: Option<f64>,
     /// Stored games to start from (see [`SolveConfig::starts`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
+    /// Where shorter budgets end (see [`SolveConfig::checkpoints`] and
+    /// [`crate::cli::contest::checkpoints`]).
+    pub checkpoints: Vec<f64>,
 }
 
 /// Solves on a rayon pool of `opts.threads` (all cores by default), warning about phrases that
@@ -456,9 +460,11 @@ pub fn solve_on_pool(
         search,
         virtual_seconds,
         starts,
+        checkpoints,
     } = opts;
     let mut cfg = SolveConfig::new(phrases);
     cfg.starts = starts;
+    cfg.checkpoints = checkpoints;
     if let Some(search) = search {
         cfg.search = search;
     }

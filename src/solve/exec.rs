@@ -220,6 +220,21 @@ impl<'a> Executor<'a> {
         })
     }
 
+    /// The seconds left before each horizon still ahead (the checkpoints of shorter budgets,
+    /// then the deadline), given the seconds `left` before the deadline.
+    fn horizons(&self, left: f64) -> Vec<f64> {
+        let mut h: Vec<f64> = self
+            .cfg
+            .checkpoints
+            .iter()
+            .map(|before| left - before)
+            .filter(|&l| l > 0.0)
+            .collect();
+        h.sort_by(f64::total_cmp);
+        h.push(left);
+        h
+    }
+
     /// Runs the whole search and returns every seed's best answer, in the order of the seeds
     /// (problems in order, each problem's distinct seeds in order), with the games planned;
     /// and every round started, in order.
@@ -263,7 +278,8 @@ impl<'a> Executor<'a> {
                 let Shared {
                     policy, flights, ..
                 } = &mut *shared;
-                match policy.next(&|i| flights[i].is_none(), Some(budget - now)) {
+                let horizons = self.horizons(budget - now);
+                match policy.next(&|i| flights[i].is_none(), Some(&horizons)) {
                     Some(round) if now < budget => self.start(&mut shared, round),
                     _ => break,
                 }
@@ -319,11 +335,11 @@ impl<'a> Executor<'a> {
                 shared.closed = true;
             }
             if !shared.closed {
-                let left = self.left();
+                let horizons = self.left().map(|l| self.horizons(l));
                 let Shared {
                     policy, flights, ..
                 } = &mut *shared;
-                let next = policy.next(&|i| flights[i].is_none(), left);
+                let next = policy.next(&|i| flights[i].is_none(), horizons.as_deref());
                 if let Some(round) = next {
                     self.start(&mut shared, round);
                     continue;

@@ -109,6 +109,12 @@ pub struct SolveConfig {
     /// search counts it as its first game, so a run never answers worse than it, and spends
     /// time on improving it (see [`policy`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
+    /// Where shorter budgets would end, in seconds before the deadline (or, on a virtual
+    /// clock, before the end of the budget), largest first: the policy plans its rounds to end
+    /// before each in turn, as the shorter run would, so that a run plays every round of the
+    /// shorter ones first, their tails included (see [`policy::Horizons`]). Empty: the
+    /// deadline alone.
+    pub checkpoints: Vec<f64>,
 }
 
 /// Memory assumed when no limit is given.
@@ -127,6 +133,7 @@ impl SolveConfig {
             memory: DEFAULT_MEMORY,
             search: SearchOptions::default(),
             starts: Default::default(),
+            checkpoints: Vec::new(),
         }
     }
 }

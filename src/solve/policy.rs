@@ -130,6 +130,13 @@ pub enum Task {
     Attempt(Attempt),
 }
 
+/// The seconds left before each horizon, in increasing order, the deadline last; `None` without
+/// a deadline. A horizon before the deadline is where a shorter budget would have ended (see
+/// [`crate::solve::SolveConfig::checkpoints`]): a round is planned to end before the first
+/// horizon it fits before, and a run plays, up to each horizon, the rounds the shorter run
+/// plays, its tail included. So a longer budget does everything a shorter one does first.
+pub type Horizons<'a> = Option<&'a [f64]>;
+
 /// What a round's attempts are (the executor and the reports need it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RoundKind {
@@ -1037,10 +1044,10 @@ impl Policy {
     }
 
     /// The next round for one of the idle seeds (`idle(seed)`), or `None` when none of them has
-    /// a round that fits in `left` seconds (no deadline: `None`). Seeds without a quick answer
+    /// a round that fits before one of the horizons `left` (no deadline: `None`). Seeds without a quick answer
     /// come first, the smallest first; then the seed whose next round promises the most points
     /// per work second. A seed with nothing that fits is finished.
-    pub fn next(&mut self, idle: &dyn Fn(usize) -> bool, left: Option<f64>) -> Option<Round> {
+    pub fn next(&mut self, idle: &dyn Fn(usize) -> bool, left: Horizons) -> Option<Round> {
         let o = &self.opts;
         let ready = |s: &SeedState| !s.finished && s.flight.is_none();
         // Quick answers first, then their greedy spellings: the smallest problems first (the
@@ -1104,15 +1111,23 @@ impl Policy {
         Some(round)
     }
 
-    /// The seed's next round if it fits in `left` seconds, else its tail round if one fits.
-    fn fitting(&self, i: usize, left: Option<f64>) -> Option<Round> {
+    /// The seed's next round if it fits in the seconds left before the first horizon, else its
+    /// tail round if one fits there; else the same before the next horizon, and so on (see
+    /// [`Horizons`]).
+    fn fitting(&self, i: usize, left: Horizons) -> Option<Round> {
         let s = &self.seeds[i];
         let o = &self.opts;
         let round = s.propose(o)?;
-        match left.map(|l| l / o.fit_margin) {
-            Some(l) if s.seconds(round.cost) > l => s.tail(o, l),
-            _ => Some(round),
-        }
+        let Some(lefts) = left else {
+            return Some(round);
+        };
+        lefts.iter().map(|l| l / o.fit_margin).find_map(|l| {
+            if s.seconds(round.cost) <= l {
+                Some(round.clone())
+            } else {
+                s.tail(o, l)
+            }
+        })
     }
 
     /// Takes the reports of a round `next` gave, in the order of its tasks.
