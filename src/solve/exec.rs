@@ -13,7 +13,7 @@
 //! that had no answer yet get their quick answer within [`STOP_GRACE`], and every seed's best
 //! is returned.
 
-use super::policy::{GameId, Outcome, Policy, Report, Round, SeedSetup, Task, STORED};
+use super::policy::{GameId, Policy, Report, Round, SeedSetup, Task, STORED};
 use super::tasks::{GameData, SeedTasks};
 use super::{Budget, Prepared, Progress, SeedResult, SolveConfig, STEP_BYTES};
 use crate::encode::Encoder;
@@ -409,11 +409,13 @@ impl<'a> Executor<'a> {
             }
             Task::SpellGreedy { game } => match base {
                 Some(g) => t.spell_greedy(*game, g),
-                None => (missing(), None),
+                // A round's games are taken when it starts, so this cannot happen.
+                None => (super::tasks::unfinished(), None),
             },
             Task::Polish { game } => match base {
                 Some(g) => t.polish(*game, g),
-                None => (missing(), None),
+                // A round's games are taken when it starts, so this cannot happen.
+                None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
                 let narrow_at = self.deadline.map(|d| {
@@ -547,18 +549,5 @@ impl Drop for PanicGuard<'_, '_> {
             shared.running = 0;
             self.0.wake.notify_all();
         }
-    }
-}
-
-/// The report of a task whose game was dropped (it cannot happen: a round's games are taken
-/// when it starts).
-fn missing() -> Report {
-    Report {
-        outcome: Outcome::Unfinished,
-        plan_work: 0.0,
-        plans: 0,
-        spell_work: 0.0,
-        plan_seconds: 0.0,
-        spell_seconds: 0.0,
     }
 }

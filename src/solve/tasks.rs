@@ -349,20 +349,7 @@ impl SeedTasks<'_> {
                 self.problem.id, self.seed, result.score, game.result.score
             );
         }
-        let spelt = GameData {
-            plan: game.plan.clone(),
-            result,
-            system: game.system,
-        };
-        let report = Report {
-            outcome: Outcome::Spelt(self.summary(id, &spelt, 0, spell_work)),
-            plan_work: 0.0,
-            plans: 0,
-            spell_work,
-            plan_seconds: 0.0,
-            spell_seconds: seconds,
-        };
-        (report, Some(spelt))
+        self.respelt(id, game, result, spell_work, seconds)
     }
 
     /// Spells a game again with the character encoder; `Unfinished` when it could not finish
@@ -396,25 +383,38 @@ impl SeedTasks<'_> {
                 self.problem.id, self.seed, game.result.tag, game.result.score, result.score, stats.states, stats.fallbacks
             );
         }
-        let polished = GameData {
+        self.respelt(id, game, result, spell_work, seconds)
+    }
+
+    /// The report and the game of a task that spelt `game`'s plan again, as `result`, in
+    /// `spell_work` work seconds and `seconds` seconds.
+    fn respelt(
+        &self,
+        id: GameId,
+        game: &GameData,
+        result: SeedResult,
+        spell_work: f64,
+        seconds: f64,
+    ) -> (Report, Option<GameData>) {
+        let spelt = GameData {
             plan: game.plan.clone(),
             result,
             system: game.system,
         };
         let report = Report {
-            outcome: Outcome::Spelt(self.summary(id, &polished, 0, spell_work)),
+            outcome: Outcome::Spelt(self.summary(id, &spelt, 0, spell_work)),
             plan_work: 0.0,
             plans: 0,
             spell_work,
             plan_seconds: 0.0,
             spell_seconds: seconds,
         };
-        (report, Some(polished))
+        (report, Some(spelt))
     }
 }
 
 /// The report of a task that did nothing.
-fn unfinished() -> Report {
+pub(super) fn unfinished() -> Report {
     Report {
         outcome: Outcome::Unfinished,
         plan_work: 0.0,
