@@ -576,20 +576,29 @@ mod tests {
         )
     }
 
+    /// A unit of one cell with its pivot: it cannot rotate.
+    fn one_cell() -> String {
+        crate::testkit::unit_json(&[(0, 0)], (0, 0))
+    }
+
+    /// A ring of six cells around an empty pivot: it cannot rotate either.
+    fn ring() -> String {
+        crate::testkit::unit_json(&[(1, 0), (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)], (1, 1))
+    }
+
     /// On thousands of random boards, units that cannot rotate (one cell with its pivot, a ring
     /// of six around an empty pivot) and random phrases and carries, every lock's value equals
     /// the reference's, and the node a lock leaves is one the reference's best string can leave.
     #[test]
     fn lock_values_equal_an_exhaustive_search() {
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
-        let ring: Vec<(i64, i64)> = vec![(1, 0), (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)];
         let (mut cases, mut locks_checked) = (0, 0);
         for _ in 0..3000 {
             let (w, h) = (rng.gen_range(3..=7), rng.gen_range(3..=6));
             let unit = if rng.gen_bool(0.8) {
-                crate::testkit::unit_json(&[(0, 0)], (0, 0))
+                one_cell()
             } else {
-                crate::testkit::unit_json(&ring, (1, 1))
+                ring()
             };
             let from_row = rng.gen_range(1..=h);
             let fill = rng.gen_range(0.0..0.6);
@@ -655,14 +664,10 @@ mod tests {
     fn checkpoints_above_the_stack_change_no_value() {
         use crate::plan::Sim;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(30);
-        let ring: Vec<(i64, i64)> = vec![(1, 0), (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)];
         let (mut calls, mut resumed) = (0, 0);
         for _ in 0..60 {
             let (w, h) = (rng.gen_range(3..=40), rng.gen_range(8..=60));
-            let units = [
-                crate::testkit::unit_json(&[(0, 0)], (0, 0)),
-                crate::testkit::unit_json(&ring, (1, 1)),
-            ];
+            let units = [one_cell(), ring()];
             let (from_row, fill) = (rng.gen_range(h / 2..=h), rng.gen_range(0.0..0.7));
             let json = crate::testkit::random_problem(
                 &mut rng,

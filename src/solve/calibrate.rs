@@ -18,39 +18,27 @@ struct Sample {
     seconds: f64,
 }
 
-/// The stages timed, each with the operations it counts.
+/// The stages timed, each with the operations it counts: runs of [`crate::work::ALL`], which
+/// lists the operations stage by stage.
 const STAGES: [(&str, &[Op]); 6] = [
-    (
-        "plan",
-        &[
-            Op::Gen,
-            Op::GenWord,
-            Op::GenRow,
-            Op::GenLock,
-            Op::Feature,
-            Op::ChildWord,
-            Op::ValuerWords,
-            Op::ValuerChars,
-        ],
-    ),
-    ("plain", &[Op::PlainUnit, Op::PlainState]),
+    ("plan", PLAN),
+    ("plain", PLAIN),
     ("greedy", SPELL),
     ("dp", SPELL),
-    ("chars", &[Op::CharsUnit, Op::CharsCell]),
-    ("evaluate", &[Op::EvalChar]),
+    ("chars", CHARS),
+    ("evaluate", EVALUATE),
 ];
 
+/// The planner's operations.
+const PLAN: &[Op] = ALL.split_at(8).0;
+/// The plain encoder's.
+const PLAIN: &[Op] = ALL.split_at(10).0.split_at(8).1;
 /// The greedy and the DP encoders share their operations: they are fitted together.
-const SPELL: &[Op] = &[
-    Op::GreedyUnit,
-    Op::DpUnit,
-    Op::EncComp,
-    Op::EncCompBare,
-    Op::EncLink,
-    Op::EncStep,
-    Op::EncEscape,
-    Op::LineState,
-];
+const SPELL: &[Op] = ALL.split_at(18).0.split_at(10).1;
+/// The character encoder's.
+const CHARS: &[Op] = ALL.split_at(20).0.split_at(18).1;
+/// The evaluation of a command string.
+const EVALUATE: &[Op] = ALL.split_at(20).1;
 
 /// The best of `repeats` timings of `f` (the machine's noise only ever adds time), with its
 /// counts (the same every time).
@@ -293,6 +281,24 @@ pub fn calibrate(problems: &[Prepared], phrases: &Phrases) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stages take their operations from `ALL` stage by stage: every operation once, the
+    /// planner's first and the stages' first operations where they begin.
+    #[test]
+    fn the_stages_split_all_operations_in_order() {
+        let joined: Vec<Op> = [PLAN, PLAIN, SPELL, CHARS, EVALUATE].concat();
+        assert_eq!(joined, ALL.to_vec());
+        assert_eq!(
+            [PLAN[0], PLAIN[0], SPELL[0], CHARS[0], EVALUATE[0]],
+            [
+                Op::Gen,
+                Op::PlainUnit,
+                Op::GreedyUnit,
+                Op::CharsUnit,
+                Op::EvalChar
+            ]
+        );
+    }
 
     #[test]
     fn the_fit_finds_the_weights_of_exact_samples_and_none_below_zero() {

@@ -77,6 +77,21 @@ struct Shared {
     trace: Vec<Round>,
 }
 
+impl Shared {
+    /// The task `index` of `seed`'s round in flight, the game it starts from (if it needs
+    /// one), and the seed's timing for it.
+    fn queued(
+        &self,
+        seed: usize,
+        index: usize,
+    ) -> (Task, Option<Arc<GameData>>, super::policy::Timing) {
+        let flight = self.flights[seed].as_ref().expect("a queued task's round");
+        let task = flight.round.tasks[index].clone();
+        let base = needs(&task).and_then(|id| self.games[seed].get(&id).cloned());
+        (task, base, self.policy.timing(seed))
+    }
+}
+
 /// A run of the solver over some problems.
 pub struct Executor<'a> {
     problems: &'a [Prepared<'a>],
@@ -263,12 +278,7 @@ impl<'a> Executor<'a> {
             let mut shared = self.shared.lock().expect("one thread");
             while running.len() < self.workers && !crate::stop::requested() {
                 if let Some((seed, index)) = shared.queue.pop_front() {
-                    let flight = shared.flights[seed]
-                        .as_ref()
-                        .expect("a queued task's round");
-                    let task = flight.round.tasks[index].clone();
-                    let base = needs(&task).and_then(|id| shared.games[seed].get(&id).cloned());
-                    let timing = shared.policy.timing(seed);
+                    let (task, base, timing) = shared.queued(seed, index);
                     let (mut report, game) = self.run_task(seed, &task, base.as_deref(), timing, 0);
                     report.plan_seconds = report.plan_work * report.plans as f64;
                     report.spell_seconds = report.spell_work;
@@ -310,12 +320,7 @@ impl<'a> Executor<'a> {
         loop {
             if let Some((seed, index)) = shared.queue.pop_front() {
                 shared.running += 1;
-                let flight = shared.flights[seed]
-                    .as_ref()
-                    .expect("a queued task's round");
-                let task = flight.round.tasks[index].clone();
-                let base = needs(&task).and_then(|id| shared.games[seed].get(&id).cloned());
-                let timing = shared.policy.timing(seed);
+                let (task, base, timing) = shared.queued(seed, index);
                 let unanswered = shared.policy.unanswered();
                 drop(shared);
                 let (report, game) =
@@ -489,7 +494,8 @@ impl<'a> Executor<'a> {
     /// The answers, after the workers are done: seeds without one (a stop came first) get
     /// their quick answer within [`STOP_GRACE`].
     fn finish(self) -> RunResult {
-        let shared = self.shared.into_inner().expect("no worker panics");
+        let mut guard = self.shared.lock().expect("no worker panics");
+        let shared = &mut *guard;
         let grace = Instant::now() + STOP_GRACE;
         let mut out = Vec::with_capacity(self.seeds.len());
         let missing: Vec<usize> = (0..self.seeds.len())
@@ -499,17 +505,9 @@ impl<'a> Executor<'a> {
             use rayon::prelude::*;
             let tasks: Vec<SeedTasks> = missing
                 .iter()
-                .map(|&i| {
-                    let s = &self.seeds[i];
-                    SeedTasks {
-                        problem: self.problems[s.problem].problem,
-                        prep: &self.problems[s.problem],
-                        encoder: &self.encoders[s.problem],
-                        cfg: self.cfg,
-                        seed: s.seed,
-                        deadline: Some(grace),
-                        debug: self.debug,
-                    }
+                .map(|&i| SeedTasks {
+                    deadline: Some(grace),
+                    ..self.tasks_of(i)
                 })
                 .collect();
             missing
@@ -518,7 +516,7 @@ impl<'a> Executor<'a> {
                 .map(|(&i, t)| (i, t.quick_after_stop(grace)))
                 .collect()
         };
-        let mut best = shared.best;
+        let mut best = std::mem::take(&mut shared.best);
         for (i, r) in late {
             best[i] = Some(r);
         }
@@ -528,7 +526,8 @@ impl<'a> Executor<'a> {
             self.progress.seed_done(s.problem, &r);
             out.push(((s.problem, s.seed), r));
         }
-        (out, shared.trace)
+        let trace = std::mem::take(&mut shared.trace);
+        (out, trace)
     }
 }
 
