@@ -49,8 +49,8 @@ pub fn reserve(total: f64) -> Duration {
 /// plans its rounds to end where each of these would have ended, so that it plays everything
 /// the shorter run plays first, its tail included (see
 /// [`crate::solve::SolveConfig::checkpoints`]). None below 10 s: there the tails before a
-/// checkpoint cost a longer run more than they find (checkpoints at 1 and 3 s too: 821,218 at
-/// 10 s on the 25 official problems, against 839,950 without; commit 45a936d).
+/// checkpoint cost a longer run more than they find (with checkpoints at 1 and 3 s too, one run
+/// at 10 s on the 25 official problems gave 821,218, one without 839,950; commit 45a936d).
 const COMMON_BUDGETS: [f64; 11] = [10.0, 30.0, 100.0, 300.0, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6];
 
 /// Where the common budgets below `total` end, in seconds before the end of a run of `total`

@@ -1540,6 +1540,9 @@ impl Encoder<'_> {
     ) -> Option<String> {
         let n = plan.placements.len();
         let first = opening.units.min(n);
+        // The work counts ([`crate::work`]): the units to spell here; the programme counts
+        // its own cells.
+        crate::work::add(crate::work::Op::CharsUnit, (n - first) as u64);
         let mut spelling = Spelling {
             encoder: self,
             ct,

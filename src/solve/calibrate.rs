@@ -6,7 +6,7 @@
 
 use super::Prepared;
 use crate::encode::{CharStats, Encoder, Mode, PhraseTable, PhraseValuer};
-use crate::engine::{evaluate, Phrases};
+use crate::engine::Phrases;
 use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Weights};
 use crate::work::{measure, Counts, Op, ALL, OPS, WEIGHTS};
 use std::time::Instant;
@@ -95,8 +95,7 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
             let (text, s) = time(2, || encoder.encode(plan, mode, None));
             out[stage].push(s);
             let (_, s) = time(2, || {
-                crate::work::add(Op::EvalChar, text.len() as u64);
-                evaluate(p, seed, &text, phrases)
+                super::tasks::evaluate_counted(p, seed, &text, phrases)
             });
             out[5].push(s);
         }
@@ -106,9 +105,9 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
             let deadline = Some(Instant::now() + std::time::Duration::from_secs(20));
             let (done, s) = time(1, || {
                 let mut stats = CharStats::default();
-                let text = encoder.encode_chars(ct, plan, deadline, &mut stats);
-                crate::work::add(Op::CharsUnit, plan.placements.len() as u64);
-                text.is_some()
+                encoder
+                    .encode_chars(ct, plan, deadline, &mut stats)
+                    .is_some()
             });
             if done {
                 if std::env::var_os("HEXTRIS_DEBUG").is_some() {

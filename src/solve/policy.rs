@@ -378,7 +378,7 @@ struct SeedState {
     plan_clock: Clock,
     spell_clock: Clock,
     flight: Option<InFlight>,
-    /// Nothing more to do (attempts used up, or nothing fits before the deadline).
+    /// Nothing more to do (the seed proposes no round, or none fits before the deadline).
     finished: bool,
 }
 

@@ -8,14 +8,20 @@
 use super::policy::{Attempt, GameId, Outcome, Report, Screen, Summary};
 use super::{Prepared, SeedResult, SolveConfig};
 use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseValuer};
-use crate::engine::{evaluate, Problem};
+use crate::engine::{evaluate, Evaluation, Phrases, Problem};
 use crate::plan::{plan_beam, plan_of_text, text_of_opening, BeamShape, Plan, PlanConfig};
 use crate::work::Op;
 use std::time::Instant;
 
-/// Counts the character encoder's units ([`crate::work`]; its programme counts its own cells).
-fn count_chars(units: usize) {
-    crate::work::add(Op::CharsUnit, units as u64);
+/// The engine's [`evaluate`], its characters counted in the work counts ([`crate::work`]).
+pub(super) fn evaluate_counted(
+    problem: &Problem,
+    seed: u32,
+    text: &str,
+    phrases: &Phrases,
+) -> Evaluation {
+    crate::work::add(Op::EvalChar, text.len() as u64);
+    evaluate(problem, seed, text, phrases)
 }
 
 /// A game in hand: its plan and the best text found for it.
@@ -55,8 +61,7 @@ impl SeedTasks<'_> {
 
     /// Scores a text with the engine (an error scores 0: it must never be the answer).
     pub fn result(&self, solution: String, tag: String, spelling: Mode) -> SeedResult {
-        crate::work::add(Op::EvalChar, solution.len() as u64);
-        let e = evaluate(self.problem, self.seed, &solution, &self.cfg.phrases);
+        let e = evaluate_counted(self.problem, self.seed, &solution, &self.cfg.phrases);
         debug_assert!(!e.end.is_error(), "{}", e.end);
         SeedResult {
             seed: self.seed,
@@ -287,9 +292,6 @@ impl SeedTasks<'_> {
         let s = self
             .encoder
             .spell(plan, opening, mode, chars, self.deadline, greedy_unit);
-        if mode == Mode::Chars {
-            count_chars(plan.placements.len().saturating_sub(opening.units));
-        }
         (s.text, s.mode)
     }
 
@@ -358,11 +360,8 @@ impl SeedTasks<'_> {
         let mut stats = CharStats::default();
         let chars = self.prep.chars(&self.cfg.table);
         let (text, spell_work, seconds) = timed(|| {
-            let text = self
-                .encoder
-                .encode_chars(chars, &game.plan, self.deadline, &mut stats);
-            count_chars(game.plan.placements.len());
-            text
+            self.encoder
+                .encode_chars(chars, &game.plan, self.deadline, &mut stats)
         });
         let Some(text) = text else {
             let mut r = unfinished();
