@@ -1,6 +1,7 @@
 //! The shape of the code, checked as text: no function in `src/` is longer than
-//! [`MAX_FUNCTION_LINES`] outside the test modules, and the puzzles of `src/pack` use nothing of
-//! the hex game.
+//! [`MAX_FUNCTION_LINES`] outside the test modules, no file longer than [`MAX_FILE_LINES`], no
+//! two files of `src/` import each other (directly or through others: [`ImportGraph`]), and the
+//! puzzles of `src/pack` use nothing of the hex game.
 //!
 //! The sources are read with a small lexer that knows Rust's comments, strings (raw ones too)
 //! and character literals, so that a brace inside them does not count. A function's length is

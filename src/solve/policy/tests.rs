@@ -667,3 +667,50 @@ const GOLDEN_SMALL: [&str; 14] = [
     "seed 0 Fresh: #5 s0 w1024 Dp t1",
     "seed 1 Fresh: #5 s0 w1024 Dp t1",
 ];
+
+/// The quick answer's greedy spelling runs only where one unit's spelling, with its margin, fits
+/// before the deadline (`greedy_units_left` units at `spell_state_seconds` per state of the
+/// largest unit space): behind the quick answer on its lane, in what the quick answer's
+/// planning leaves; alone, in the time left. A spelling that does not fit is not wanted: the
+/// seed goes on to its beams.
+#[test]
+fn a_greedy_spelling_that_cannot_fit_is_left_out() {
+    let world = small();
+    let opts = SearchOptions::default();
+    let policy = |lanes: usize, unit_states: usize| {
+        let setup = SeedSetup {
+            weight: 1.0,
+            source: world.source,
+            lanes,
+            spells: true,
+            systems: 5,
+            max_width: 2048,
+            size: 1.0,
+            unit_states,
+        };
+        Policy::new(opts.clone(), Preset::clock(&opts), vec![setup])
+    };
+    let greedy = |r: &Round| {
+        r.tasks
+            .iter()
+            .any(|t| matches!(t, Task::SpellGreedy { .. }))
+    };
+    // 10 million states: 5 s a unit, 10 s with the margin.
+    for (states, left, fits) in [
+        (10_000_000, 8.0, false),
+        (10_000_000, 30.0, true),
+        (0, 1e-3, true),
+    ] {
+        // Two lanes: behind the quick answer, which may plan in half the time left.
+        let first = policy(2, states).next(&|_| true, Some(&[left])).unwrap();
+        assert_eq!(greedy(&first), fits, "{states} states, {left} s, two lanes");
+        assert!(matches!(first.tasks[0], Task::Quick { .. }));
+        // One lane: a round of its own after the quick answer.
+        let mut p = policy(1, states);
+        let quick = p.next(&|_| true, Some(&[2.0 * left])).unwrap();
+        let reports: Vec<Report> = quick.tasks.iter().map(|t| world.run(0, t, &[])).collect();
+        p.report(&quick, &reports);
+        let next = p.next(&|_| true, Some(&[left])).unwrap();
+        assert_eq!(greedy(&next), fits, "{states} states, {left} s, one lane");
+    }
+}
