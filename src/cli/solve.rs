@@ -321,13 +321,13 @@ pub fn run(args: Args) -> Result<()> {
             threads: args.threads,
             memory_mb: None,
             systems: args.weights.get()?,
-            search: Some(search),
+            search: Some(search.clone()),
             virtual_seconds: args.virtual_time.then_some(budget),
             starts: match &store {
                 Some(store) => store_starts(store, &problems)?,
                 None => Default::default(),
             },
-            checkpoints: crate::cli::contest::checkpoints(budget, false),
+            checkpoints: crate::solve::budget::checkpoints(budget, false, &search),
         },
         &keeper,
     )?;
@@ -439,7 +439,7 @@ pub struct PoolOptions {
     /// Stored games to start from (see [`SolveConfig::starts`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
     /// Where shorter budgets end (see [`SolveConfig::checkpoints`] and
-    /// [`crate::cli::contest::checkpoints`]).
+    /// [`crate::solve::budget::checkpoints`]).
     pub checkpoints: Vec<f64>,
 }
 
