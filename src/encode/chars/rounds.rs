@@ -1,0 +1,147 @@
+//! The Lagrangian rounds of first uses in one unit: the programme cannot tell which phrases a
+//! unit has spelt, so rounds divide a phrase's first-use value by the times the last round's walk
+//! spelt it (see [`UnitWalk::best`]).
+
+use super::automaton::Node;
+use super::region::{Bufs, Region};
+use super::values::{values, Values};
+use super::walk::Walk;
+use super::CharStats;
+use crate::encode::automaton::Automaton;
+use crate::engine::Command;
+use crate::plan::UnitSpace;
+use std::time::Instant;
+
+/// Rounds of the Lagrangian relaxation of first uses in one unit (see [`UnitWalk::best`]):
+/// re-spelling the stored games of six official problems (1, 2, 3, 5, 7, 13), 4 rounds scored
+/// less than 8 on three of them (2, 3, 13), more on two (5, 7); 16 no more than 8 on 13.
+pub(super) const FIRST_USE_ROUNDS: usize = 8;
+
+/// What the phrases of a unit's automaton are worth, per pattern of the automaton: the value of
+/// a first use, counted at the first occurrence only, and of every occurrence.
+pub(super) struct PatternValues {
+    pub(super) first: Vec<i32>,
+    pub(super) repeat: Vec<i32>,
+}
+
+/// What one unit's walk may spend: expansions per A* search, Lagrangian rounds, and the
+/// deadline past which no further round starts.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Effort {
+    pub(super) budget: usize,
+    pub(super) rounds: usize,
+    pub(super) deadline: Option<Instant>,
+}
+
+/// One unit to walk, with first uses counted once.
+pub(super) struct UnitWalk<'a> {
+    pub(super) sp: &'a UnitSpace,
+    pub(super) region: &'a Region,
+    pub(super) ac: &'a Automaton,
+    pub(super) values: &'a PatternValues,
+    pub(super) terminal: &'a [i32],
+}
+
+impl UnitWalk<'_> {
+    /// The unit's best text found from automaton node `a0`.
+    ///
+    /// The programme's values cannot tell which phrases the unit has spelt, so a first use
+    /// counted in them counts at every occurrence: a short phrase spelt again and again looks
+    /// worth its first use each time (problem 13, whose first unit spelt "ei!" 14 times instead
+    /// of "case nightmare green" and others). Rounds of a Lagrangian relaxation correct that: a
+    /// phrase the round's walk spelt `n` times has its first-use value in the programme divided
+    /// by `n` for the next round, until a walk spells no phrase twice or `rounds` are done; the
+    /// walk of the highest exact value ([`UnitWalk::exact`]) is kept. The first round is the
+    /// plain programme, so the result is never worse than it by the exact value.
+    pub(super) fn best(
+        &self,
+        a0: Node,
+        effort: Effort,
+        bufs: &mut Bufs,
+        vals: &mut Values,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        let PatternValues { first, repeat } = self.values;
+        let mut lambda = first.clone();
+        let mut kept: Option<(i64, String)> = None;
+        let Effort {
+            budget,
+            rounds,
+            deadline,
+        } = effort;
+        for round in 0..rounds.max(1) {
+            if round > 0 && crate::stop::passed(deadline) {
+                break;
+            }
+            let weights: Vec<i32> = lambda.iter().zip(repeat).map(|(l, r)| l + r).collect();
+            let gains = self.ac.gains(&weights);
+            values(
+                self.sp,
+                self.region,
+                self.ac,
+                &gains,
+                self.terminal,
+                bufs,
+                vals,
+            );
+            stats.states += self.region.states.len();
+            let w = Walk {
+                sp: self.sp,
+                region: self.region,
+                vals,
+                ac: self.ac,
+                gains: &gains,
+                terminal: self.terminal,
+            };
+            let Some(text) = w.search(a0, budget, stats) else {
+                break;
+            };
+            let (value, counts) = self.exact(a0, &text);
+            if kept.as_ref().is_none_or(|(v, _)| value > *v) {
+                kept = Some((value, text));
+            }
+            let mut again = false;
+            for (j, &n) in counts.iter().enumerate() {
+                if n > 1 && lambda[j] > 0 {
+                    lambda[j] /= n as i32;
+                    again = true;
+                }
+            }
+            if !again {
+                break;
+            }
+        }
+        kept.map(|(_, t)| t)
+    }
+
+    /// The exact value of the unit's text `walk` from node `a0`: per character the points of
+    /// the patterns it ends, a first use counted once; minus one per row move; plus the
+    /// terminal value of the node after the lock (the last character). Also how many times
+    /// the text spells each pattern.
+    pub(super) fn exact(&self, a0: Node, walk: &str) -> (i64, Vec<u32>) {
+        let PatternValues { first, repeat } = self.values;
+        let mut counts = vec![0u32; first.len()];
+        let mut total = 0i64;
+        let mut a = a0;
+        let last = walk.len().saturating_sub(1);
+        for (k, b) in walk.bytes().enumerate() {
+            a = self.ac.step(a, b);
+            for &j in self.ac.ends(a) {
+                let j = j as usize;
+                if counts[j] == 0 {
+                    total += first[j] as i64;
+                }
+                total += repeat[j] as i64;
+                counts[j] += 1;
+            }
+            let descent = matches!(
+                Command::decode(b as char),
+                crate::engine::Decoded::Command(c) if c.is_descent()
+            );
+            if k < last && !descent {
+                total -= 1;
+            }
+        }
+        (total + self.terminal[a as usize] as i64, counts)
+    }
+}
