@@ -3,9 +3,10 @@
 //! walk counts.
 
 use super::automaton::{Automaton, Node};
+use super::region::Region;
 use super::rounds::PatternValues;
 use super::tables::CharTables;
-use crate::encode::Phrase;
+use crate::encode::{Phrase, PhraseTable};
 
 /// The text spelt so far, where it leaves both automata (the full one and the repetition one),
 /// and which phrases it has used: the one place the text is read back, for the opening and
@@ -114,4 +115,53 @@ impl FirstUses {
             }
         })
     }
+}
+
+/// The phrases whose first use the walk of a unit of kind `unit` counts, after the text
+/// `so_far`: the unused phrases it can play that need no more rows than the `rows` it passes
+/// through and whose commands its `region` fits, the rest of a phrase the unit before began,
+/// and (with the `next_rows` of the unit after it) the spans.
+pub(super) fn first_uses(
+    ct: &CharTables,
+    table: &PhraseTable,
+    unit: usize,
+    rows: usize,
+    next_rows: Option<usize>,
+    so_far: &SoFar,
+    region: &Region,
+) -> FirstUses {
+    // A phrase needs as many rows as it has descents, but for the last one, which may be the
+    // lock; the unit goes down only from its spawn to its lock.
+    let unused = ct.full_ids.iter().copied().filter(|&p| !so_far.used[p]);
+    let wanted: Vec<usize> = unused
+        .clone()
+        .filter(|&p| {
+            let (d, rest) = begun(&table.phrases[p], &so_far.text);
+            let fits = ct.playable[unit][p]
+                && ct.descents[p] <= rows
+                && region.fits(&table.phrases[p].cmds);
+            (d > 0 && rest <= rows) || fits
+        })
+        .collect();
+    let spans: Vec<usize> = match next_rows {
+        Some(next_rows) => unused
+            .filter(|&p| {
+                !wanted.contains(&p) && ct.descents[p] > rows && ct.descents[p] < rows + next_rows
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut uses = FirstUses {
+        wanted,
+        spans,
+        ids: Vec::new(),
+    };
+    if !uses.is_empty() {
+        let mut ids: Vec<usize> = ct.rep_ids.clone();
+        ids.extend(uses.wanted.iter().chain(&uses.spans).copied());
+        ids.sort();
+        ids.dedup();
+        uses.ids = ids;
+    }
+    uses
 }

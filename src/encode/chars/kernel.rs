@@ -7,17 +7,21 @@
 //! [`super::values`] keeps a value per (state, heading, node), but only the pairs where the
 //! heading is the node's own are ever reached, but for the root, which any command may enter.
 //! So a *context node* (cnode) is the root with one of the headings, or a node with its own:
-//! `ctxs + nodes - 1` of them instead of `ctxs x nodes`. The spawn alone is entered with the
-//! fresh heading in any node (the text before the unit ended with any command): its values for
-//! those pairs are kept apart ([`Fast::spawn`]).
+//! `5 + nodes - 1` of them instead of `5 x nodes`. The spawn alone is entered with the fresh
+//! heading in any node (the text before the unit ended with any command): its values for those
+//! pairs are kept apart ([`Fast::spawn`]).
 //!
 //! **Why it is fast.** A command's characters lead most nodes where they lead the root (no
 //! phrase continues there): such a node takes the root's value for that command, computed once
-//! per state. Only the *exceptions* (a node and a command whose characters continue some phrase
-//! from it) are computed one by one.
+//! per state, a few vector operations for all of them. Only the *exceptions* (a node and a
+//! command whose characters continue some phrase from it) are computed one by one. The context
+//! nodes lie in blocks, one per heading (a *class*), and a row move reads only the class of the
+//! heading it leaves: when a state's values rise, only the moves into it that read a class that
+//! rose are valued again. The fresh class, which only descents read, never sends a state of its
+//! own row back to work.
 //!
 //! Values are the same as [`super::values`] gives at every pair a walk can reach (tested on
-//! random boards and phrases, and on the official problems' units).
+//! random boards and phrases, and on the sample problems' units).
 
 use super::heading::{self, FRESH};
 use super::region::Region;
@@ -27,38 +31,63 @@ use crate::encode::NEG;
 use crate::engine::Command;
 use crate::plan::UnitSpace;
 
+/// Headings, and so classes of context nodes (a unit that cannot rotate leaves its turning
+/// classes with only their roots, never reached).
+const CLASSES: usize = heading::ALL;
+
 /// The transitions of one automaton with its gains, by context node.
 #[derive(Debug, Default)]
 pub(super) struct Kernel {
     /// Automaton nodes.
     na: usize,
-    /// Headings: 5 for a unit that rotates, 3 for one that cannot.
-    ctxs: usize,
+    /// Context nodes.
+    ncn: usize,
     /// Per node: the heading a walk has on entering it (the root's is unused).
     heading: Vec<u8>,
+    /// Per class: its range of context nodes, the root's first.
+    blocks: [(u32, u32); CLASSES],
+    /// Per node but the root: its context node.
+    cn_node: Vec<u32>,
     /// Per command: the root's distinct successors as (target cnode, gain minus penalty).
     root: [Vec<(u32, i32)>; 6],
-    /// Per command: the nodes whose successors differ from the root's, with the range of their
-    /// own successors in `edges`.
-    exc: [Vec<(u32, u32, u32)>; 6],
+    /// Per command: the exceptions whose heading allows it, as (context node, its class, the
+    /// range of its successors in `edges`).
+    exc: [Vec<Exception>; 6],
     edges: Vec<(u32, i32)>,
-    /// Per node: a bit per command under which it is an exception.
-    exc_mask: Vec<u8>,
-    /// Per command, per node: the value of locking with that command from the node.
-    lock: [Vec<i32>; 6],
-    /// Per heading: the row moves it allows (a mask over [`ROW`]'s positions).
-    allowed: [u8; 5],
-    /// Per node: the row moves its heading allows where it is no exception.
-    amask: Vec<u8>,
-    /// Per row move (position in [`ROW`]), per context node: 0 when the node takes the root's
-    /// value for it (its heading allows the move and it is no exception), [`OFF`] otherwise.
-    row_off: [Vec<i32>; 4],
-    /// The same for the descents (SW, SE), which every heading allows.
-    desc_off: [Vec<i32>; 2],
-    /// Per command: its exceptions whose heading allows it, as (context node, successors).
-    exc_cn: [Vec<(u32, u32, u32)>; 6],
+    /// Per command, per context node: 0 when the node takes the root's value for the command
+    /// (its heading allows it and it is no exception), [`OFF`] otherwise.
+    off: [Vec<i32>; 6],
+    /// Per command: the classes with some context node that takes the root's value for it.
+    takes: [u8; 6],
     /// Per command, per context node: the value of locking with it.
-    lock_cn: [Vec<i32>; 6],
+    lock: [Vec<i32>; 6],
+    /// Per node: a bit per command under which it is an exception, and its lock values (for
+    /// the spawn's fresh values in any node).
+    exc_mask: Vec<u8>,
+    node_lock: [Vec<i32>; 6],
+    node_exc: Vec<[(u32, u32); 6]>,
+    /// Per context node: the bit of its class (0 for the padding).
+    class_bits: Vec<i32>,
+}
+
+/// The context nodes are padded to a multiple of this, so that the raises compile to whole
+/// vectors (two of SSE2's 4 x i32).
+const LANES: usize = 8;
+
+/// An exception: a context node whose successors under a command differ from the root's. Its
+/// characters that lead where they lead the root reach some of the root's successors (`mask`);
+/// the others lead to successors of its own, usually one or two (`own`, padded with a context
+/// node no transition enters, which stays impossible), rarely more (`more`, in `edges`).
+#[derive(Clone, Copy, Debug)]
+struct Exception {
+    cn: u32,
+    /// The bit of its class.
+    class: u8,
+    /// Per successor of the root under the command (in [`Kernel::root`] order): a bit when
+    /// this node reaches it too.
+    mask: u8,
+    own: [(u32, i32); 2],
+    more: (u32, u32),
 }
 
 /// The offset that keeps a value from a context node it does not apply to: any value plus it
@@ -74,23 +103,11 @@ const ROW: [usize; 4] = [
     Command::CCW as usize,
 ];
 
-/// Per heading: the row moves it allows, as a mask over [`ROW`]'s positions.
-fn allowed(h: usize) -> u8 {
-    let mut m = 0;
-    for (j, &c) in ROW.iter().enumerate() {
-        if !heading::forbids(h, Command::ALL[c]) {
-            m |= 1 << j;
-        }
-    }
-    m
-}
-
 impl Kernel {
     /// The kernel of automaton `ac` with node gains `gains` (scaled), `terminal` values per node
     /// after a lock, for a unit that rotates or not.
     pub fn new(ac: &Automaton, gains: &[i32], terminal: &[i32], rotates: bool) -> Kernel {
         let na = ac.len();
-        let ctxs = if rotates { heading::ALL } else { heading::LINE };
         // Each node's heading: the command of the character that enters it.
         let mut heading = vec![FRESH as u8; na];
         for a in 0..na {
@@ -102,26 +119,64 @@ impl Kernel {
                 }
             }
         }
+        // The blocks: per class, its root, then its nodes, padded to whole vectors of
+        // [`LANES`] with context nodes no transition enters (they stay impossible), so that the
+        // raises below run on vector instructions alone; one such node at least, the target of
+        // an exception's missing successors.
+        let mut blocks = [(0u32, 0u32); CLASSES];
+        let mut cn_node = vec![u32::MAX; na];
+        let mut class_of: Vec<u8> = Vec::new();
+        let mut node_of: Vec<usize> = Vec::new();
+        let mut dead = None;
+        for (h, block) in blocks.iter_mut().enumerate() {
+            let start = class_of.len() as u32;
+            class_of.push(h as u8);
+            node_of.push(0);
+            for a in 1..na {
+                if heading[a] as usize == h {
+                    cn_node[a] = class_of.len() as u32;
+                    class_of.push(h as u8);
+                    node_of.push(a);
+                }
+            }
+            *block = (start, class_of.len() as u32);
+        }
+        // The padding, in no class.
+        let want = (class_of.len() + 1).next_multiple_of(LANES);
+        while class_of.len() < want {
+            dead.get_or_insert(class_of.len());
+            class_of.push(CLASSES as u8);
+            node_of.push(usize::MAX);
+        }
+        let pad = dead.expect("a padding context node");
+        let ncn = class_of.len();
+        let padding = |x: usize| node_of[x] == usize::MAX;
+        let class_bits: Vec<i32> = class_of.iter().map(|&h| 1 << h & 31).collect();
+        let node_cn = cn_node.clone();
         let cn = |a2: u16, c: Command| -> u32 {
             if a2 == 0 {
-                heading::after(c) as u32
+                blocks[heading::after(c)].0
             } else {
-                (ctxs + a2 as usize - 1) as u32
+                node_cn[a2 as usize]
             }
         };
+        let allows = |h: usize, c: Command| !heading::forbids(h, c);
         let mut k = Kernel {
             na,
-            ctxs,
+            ncn,
             heading,
+            blocks,
+            cn_node,
             exc_mask: vec![0; na],
+            node_exc: vec![[(0, 0); 6]; na],
             ..Kernel::default()
         };
         for c in Command::ALL {
             let ci = c as usize;
-            if !rotates && matches!(c, Command::CW | Command::CCW) {
-                // Never a move for such a unit; locks are still valued below.
-            } else {
-                let pen = if c.is_descent() { 0 } else { 1 };
+            let moves = rotates || !matches!(c, Command::CW | Command::CCW);
+            let pen = if c.is_descent() { 0 } else { 1 };
+            let mut exceptional = vec![false; na];
+            if moves {
                 k.root[ci] = ac
                     .edges(0, c)
                     .iter()
@@ -137,15 +192,59 @@ impl Kernel {
                     if !differs {
                         continue;
                     }
+                    exceptional[a] = true;
                     let start = k.edges.len() as u32;
                     for &(a2, _) in ac.edges(a as u16, c) {
                         k.edges.push((cn(a2, c), gains[a2 as usize] - pen));
                     }
-                    k.exc[ci].push((a as u32, start, k.edges.len() as u32));
+                    let end = k.edges.len() as u32;
                     k.exc_mask[a] |= 1 << ci;
+                    k.node_exc[a][ci] = (start, end);
+                    let h = k.heading[a] as usize;
+                    if allows(h, c) {
+                        // Split its successors into the root's and its own.
+                        let roots: Vec<u16> = ac.edges(0, c).iter().map(|e| e.0).collect();
+                        let mut mask = 0u8;
+                        let mut own: Vec<(u32, i32)> = Vec::new();
+                        for &(a2, _) in ac.edges(a as u16, c) {
+                            match roots.iter().position(|&r| r == a2) {
+                                Some(j) => mask |= 1 << j,
+                                None => own.push((cn(a2, c), gains[a2 as usize] - pen)),
+                            }
+                        }
+                        let none = (pad as u32, 0);
+                        let more_start = k.edges.len() as u32;
+                        k.edges.extend(own.iter().skip(2));
+                        k.exc[ci].push(Exception {
+                            cn: k.cn_node[a],
+                            class: 1 << h,
+                            mask,
+                            own: [
+                                own.first().copied().unwrap_or(none),
+                                own.get(1).copied().unwrap_or(none),
+                            ],
+                            more: (more_start, k.edges.len() as u32),
+                        });
+                    }
                 }
             }
-            k.lock[ci] = (0..na)
+            k.off[ci] = (0..ncn)
+                .map(|x| {
+                    let takes = !padding(x)
+                        && moves
+                        && allows(class_of[x] as usize, c)
+                        && !exceptional[node_of[x]];
+                    if takes {
+                        0
+                    } else {
+                        OFF
+                    }
+                })
+                .collect();
+            k.takes[ci] = (0..ncn)
+                .filter(|&x| k.off[ci][x] == 0)
+                .fold(0, |m, x| m | (1 << class_of[x]) as u8);
+            k.node_lock[ci] = (0..na)
                 .map(|a| {
                     ac.edges(a as u16, c)
                         .iter()
@@ -154,65 +253,23 @@ impl Kernel {
                         .unwrap_or(NEG)
                 })
                 .collect();
-        }
-        k.allowed = std::array::from_fn(allowed);
-        k.amask = (0..na)
-            .map(|a| k.allowed[k.heading[a] as usize] & !row_mask(k.exc_mask[a]))
-            .collect();
-        let ncn = k.cnodes();
-        // The node of each context node.
-        let node_of = |cn: usize| if cn < ctxs { 0 } else { cn - ctxs + 1 };
-        let heading_of = |cn: usize| {
-            if cn < ctxs {
-                cn
-            } else {
-                k.heading[cn - ctxs + 1] as usize
-            }
-        };
-        for (j, &c) in ROW.iter().enumerate() {
-            k.row_off[j] = (0..ncn)
-                .map(|cn| {
-                    let takes = k.allowed[heading_of(cn)] >> j & 1 == 1
-                        && k.exc_mask[node_of(cn)] >> c & 1 == 0;
-                    if takes {
-                        0
+            k.lock[ci] = (0..ncn)
+                .map(|x| {
+                    if padding(x) {
+                        NEG
                     } else {
-                        OFF
+                        k.node_lock[ci][node_of[x]]
                     }
                 })
                 .collect();
         }
-        for (j, c) in [Command::SW as usize, Command::SE as usize]
-            .into_iter()
-            .enumerate()
-        {
-            k.desc_off[j] = (0..ncn)
-                .map(|cn| {
-                    if k.exc_mask[node_of(cn)] >> c & 1 == 0 {
-                        0
-                    } else {
-                        OFF
-                    }
-                })
-                .collect();
-        }
-        for c in 0..6 {
-            let j = ROW.iter().position(|&r| r == c);
-            k.exc_cn[c] = k.exc[c]
-                .iter()
-                .filter(|&&(a, _, _)| {
-                    j.is_none_or(|j| k.allowed[k.heading[a as usize] as usize] >> j & 1 == 1)
-                })
-                .map(|&(a, s, e)| ((ctxs + a as usize - 1) as u32, s, e))
-                .collect();
-            k.lock_cn[c] = (0..ncn).map(|cn| k.lock[c][node_of(cn)]).collect();
-        }
+        k.class_bits = class_bits;
         k
     }
 
     /// Context nodes per state.
     pub fn cnodes(&self) -> usize {
-        self.ctxs + self.na - 1
+        self.ncn
     }
 
     /// The context node of automaton node `a` entered with heading `h` (`h` is the node's own
@@ -220,9 +277,9 @@ impl Kernel {
     #[inline]
     pub fn cnode(&self, h: usize, a: usize) -> usize {
         if a == 0 {
-            h
+            self.blocks[h].0 as usize
         } else {
-            self.ctxs + a - 1
+            self.cn_node[a] as usize
         }
     }
 
@@ -259,7 +316,6 @@ impl Fast {
 /// Reusable buffers of [`values`].
 #[derive(Debug, Default)]
 pub(super) struct FastBufs {
-    base: Vec<i32>,
     /// Per state of the row: the row moves whose successor rose since they were valued.
     pending: Vec<u8>,
     /// Per state of the row: each row move's default value as last valued.
@@ -267,7 +323,7 @@ pub(super) struct FastBufs {
     preds: Vec<Vec<u32>>,
     queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
-    /// The default value of each row move at the state in hand, and their maxima per mask.
+    /// States taken off the row work lists, summed.
     pub pops: usize,
 }
 
@@ -285,17 +341,20 @@ fn best_of(succ: &[(u32, i32)], vn: &[i32]) -> i32 {
 }
 
 /// Raises `v` to `d + off` element by element (`off` is 0 where `d` applies, [`OFF`] where it
-/// does not); true when some element rose.
+/// does not); the classes that rose, as the union of the `bits` of the elements that did.
 #[inline]
-fn raise(v: &mut [i32], d: i32, off: &[i32]) -> bool {
-    let mut changed = false;
-    for (x, &o) in v.iter_mut().zip(off) {
-        let y = d + o;
-        let gt = y > *x;
-        *x = if gt { y } else { *x };
-        changed |= gt;
+fn raise(v: &mut [i32], d: i32, off: &[i32], bits: &[i32]) -> u8 {
+    // Branch-free, so that it compiles to vector instructions.
+    let mut rose = 0;
+    for ((x, &o), &b) in v.iter_mut().zip(off).zip(bits) {
+        let m = (*x).max(d + o);
+        // All ones where the element rose (its difference is nonzero), else zero.
+        let diff = m ^ *x;
+        let ne = (diff | diff.wrapping_neg()) >> 31;
+        rose |= ne & b;
+        *x = m;
     }
-    changed
+    rose as u8
 }
 
 /// Raises `v` to `w` element by element.
@@ -306,31 +365,74 @@ fn raise_to(v: &mut [i32], w: &[i32]) {
     }
 }
 
-/// Raises the context nodes of `vi` by the exceptions `exc` of one command, the successors'
-/// values being `vn`; true when some rose.
-#[inline]
-fn raise_exceptions(k: &Kernel, exc: &[(u32, u32, u32)], vn: &[i32], vi: &mut [i32]) -> bool {
-    let mut changed = false;
-    for &(cn, s, e) in exc {
-        let v = best_of(&k.edges[s as usize..e as usize], vn);
-        let slot = &mut vi[cn as usize];
-        if v > *slot {
-            *slot = v;
-            changed = true;
+impl Kernel {
+    /// Raises `vi` by command `c` whose successor's values are `vn`: the root's value `d` for
+    /// the context nodes that take it, in the classes that have some, and the exceptions. The
+    /// classes that rose, as a mask.
+    #[inline]
+    fn apply(&self, c: usize, d: Option<i32>, vn: &[i32], vi: &mut [i32]) -> u8 {
+        let mut rose = 0u8;
+        // The best of the root's successors for every subset of them.
+        let root = &self.root[c];
+        let mut best = [NEG; 64];
+        for (j, &(t, w)) in root.iter().enumerate() {
+            let v = vn[t as usize] + w;
+            let bit = 1 << j;
+            for m in 0..bit {
+                best[bit | m] = best[m].max(v);
+            }
         }
+        if let Some(d) = d {
+            if self.takes[c] != 0 {
+                rose = raise(vi, d, &self.off[c], &self.class_bits);
+            }
+        }
+        for e in &self.exc[c] {
+            let [(t0, w0), (t1, w1)] = e.own;
+            let mut v = best[e.mask as usize]
+                .max(vn[t0 as usize] + w0)
+                .max(vn[t1 as usize] + w1);
+            if e.more.0 != e.more.1 {
+                v = v.max(best_of(
+                    &self.edges[e.more.0 as usize..e.more.1 as usize],
+                    vn,
+                ));
+            }
+            let slot = &mut vi[e.cn as usize];
+            if v > *slot {
+                *slot = v;
+                rose |= e.class;
+            }
+        }
+        rose
     }
-    changed
 }
 
-/// Computes the values of `region` under kernel `k` (see the module doc).
+/// The value slices of states `i` (to raise) and `n` (to read), `i != n`.
+#[inline]
+fn pair(vals: &mut [i32], i: usize, n: usize, ncn: usize) -> (&mut [i32], &[i32]) {
+    debug_assert_ne!(i, n);
+    if i < n {
+        let (a, b) = vals.split_at_mut(n * ncn);
+        (&mut a[i * ncn..(i + 1) * ncn], &b[..ncn])
+    } else {
+        let (a, b) = vals.split_at_mut(i * ncn);
+        (&mut b[..ncn], &a[n * ncn..(n + 1) * ncn])
+    }
+}
+
+/// Computes the values of `region` under kernel `k` (see the module doc). With `rows`, only
+/// the first `rows` rows from the spawn's are valued, every state of the row below them worth 0
+/// in every context node.
 pub(super) fn values(
     sp: &UnitSpace,
     region: &Region,
     k: &Kernel,
+    rows: Option<usize>,
     bufs: &mut FastBufs,
     out: &mut Fast,
 ) {
-    let ncn = k.cnodes();
+    let ncn = k.ncn;
     crate::work::add(
         crate::work::Op::CharsCell,
         (region.states.len() * ncn) as u64,
@@ -339,7 +441,14 @@ pub(super) fn values(
     out.vals.clear();
     out.vals.resize(region.states.len() * ncn, NEG);
     let y0 = sp.spawn_state().y;
-    let n_rows = region.rows.len() as i64;
+    let mut n_rows = region.rows.len() as i64;
+    if let Some(r) = rows {
+        if (r as i64) < n_rows {
+            n_rows = r as i64;
+            let below = region.row_of(y0, y0 + n_rows);
+            out.vals[below.start * ncn..below.end * ncn].fill(0);
+        }
+    }
     let row_cmds: &[usize] = if sp.rotates() { &ROW } else { &ROW[..2] };
     for y in (y0..y0 + n_rows).rev() {
         let range = region.row_of(y0, y);
@@ -351,30 +460,30 @@ pub(super) fn values(
         // Each state starts at its base: descents (every heading allows them) and locks.
         for i in range.clone() {
             for c in [Command::SW as usize, Command::SE as usize] {
-                let n = region.next[i][c] as usize;
-                if n == NONE as usize || k.root[c].is_empty() {
+                let n = region.next[i][c];
+                if n == NONE || k.root[c].is_empty() {
                     continue;
                 }
                 // A descent's successor lies in a row below, valued already.
-                let (vi, vn) = pair(&mut out.vals, i, n, ncn);
+                let (vi, vn) = pair(&mut out.vals, i, n as usize, ncn);
                 let d = best_of(&k.root[c], vn);
-                raise(vi, d, &k.desc_off[c - 2]);
-                raise_exceptions(k, &k.exc_cn[c], vn, vi);
+                k.apply(c, Some(d), vn, vi);
             }
             let lm = region.locks[i];
             if lm != 0 {
                 let vi = &mut out.vals[i * ncn..(i + 1) * ncn];
                 for c in 0..6 {
                     if lm >> c & 1 == 1 {
-                        raise_to(vi, &k.lock_cn[c]);
+                        raise_to(vi, &k.lock[c]);
                     }
                 }
             }
         }
-        // Then a work list of (state, row move) whose successor rose: the move's default value
-        // and its exceptions are valued again, and every value they raise puts back the states
-        // that move into this one. Values only rise, so the values reached are the least fixed
-        // point, whatever the order.
+        // Then a work list of (state, row move) whose successor rose in the class the move
+        // reads: the move's default value and its exceptions are valued again, and the classes
+        // they raise put back the states that move into this one by a move reading them.
+        // Values only rise, so the values reached are the least fixed point, whatever the
+        // order.
         let preds = &mut bufs.preds;
         preds.iter_mut().for_each(|p| p.clear());
         if preds.len() < len {
@@ -408,7 +517,7 @@ pub(super) fn values(
             bufs.pops += 1;
             let i = first + r;
             let moves = std::mem::take(&mut pending[r]);
-            let mut changed = false;
+            let mut rose = 0u8;
             for (j, &c) in row_cmds.iter().enumerate() {
                 if moves >> j & 1 == 0 {
                     continue;
@@ -416,15 +525,19 @@ pub(super) fn values(
                 let n = region.next[i][c] as usize;
                 let (vi, vn) = pair(&mut out.vals, i, n, ncn);
                 let d = best_of(&k.root[c], vn);
-                if d > defs[r][j] {
+                let d = (d > defs[r][j]).then(|| {
                     defs[r][j] = d;
-                    changed |= raise(vi, d, &k.row_off[j]);
-                }
-                changed |= raise_exceptions(k, &k.exc_cn[c], vn, vi);
+                    d
+                });
+                rose |= k.apply(c, d, vn, vi);
             }
-            if changed {
+            if rose != 0 {
                 for &pj in &preds[r] {
-                    let (p, j) = ((pj >> 2) as usize, pj & 3);
+                    let (p, j) = ((pj >> 2) as usize, (pj & 3) as usize);
+                    // The move reads the class of the heading it leaves.
+                    if rose >> heading::after(Command::ALL[row_cmds[j]]) & 1 == 0 {
+                        continue;
+                    }
                     pending[p] |= 1 << j;
                     if !queued[p] {
                         queued[p] = true;
@@ -449,17 +562,14 @@ fn spawn_values(region: &Region, k: &Kernel, row_cmds: &[usize], out: &mut Fast)
         for c in Command::ALL {
             let c = c as usize;
             if lm >> c & 1 == 1 {
-                v = v.max(k.lock[c][a]);
+                v = v.max(k.node_lock[c][a]);
             }
             let n = region.next[s0][c];
             if n == NONE || (!row_cmds.contains(&c) && !matches!(c, 2 | 3)) {
                 continue;
             }
             let succ = if k.exc_mask[a] >> c & 1 == 1 {
-                let &(_, s, e) = k.exc[c]
-                    .iter()
-                    .find(|x| x.0 as usize == a)
-                    .expect("an exception of the command");
+                let (s, e) = k.node_exc[a][c];
                 &k.edges[s as usize..e as usize]
             } else {
                 &k.root[c][..]
@@ -469,29 +579,6 @@ fn spawn_values(region: &Region, k: &Kernel, row_cmds: &[usize], out: &mut Fast)
         spawn.push(v);
     }
     out.spawn = spawn;
-}
-
-/// The value slices of states `i` (to raise) and `n` (to read), `i != n`.
-#[inline]
-fn pair(vals: &mut [i32], i: usize, n: usize, ncn: usize) -> (&mut [i32], &[i32]) {
-    debug_assert_ne!(i, n);
-    if i < n {
-        let (a, b) = vals.split_at_mut(n * ncn);
-        (&mut a[i * ncn..(i + 1) * ncn], &b[..ncn])
-    } else {
-        let (a, b) = vals.split_at_mut(i * ncn);
-        (&mut b[..ncn], &a[n * ncn..(n + 1) * ncn])
-    }
-}
-
-/// The row-move bits of a command mask, as positions in [`ROW`].
-#[inline]
-fn row_mask(m: u8) -> u8 {
-    let mut r = 0;
-    for (j, &c) in ROW.iter().enumerate() {
-        r |= (m >> c & 1) << j;
-    }
-    r
 }
 
 #[cfg(test)]
@@ -518,7 +605,7 @@ mod tests {
         slow(sp, region, ac, gains, terminal, &mut bufs, &mut old);
         let k = Kernel::new(ac, gains, terminal, sp.rotates());
         let mut fast = Fast::default();
-        values(sp, region, &k, &mut FastBufs::default(), &mut fast);
+        values(sp, region, &k, None, &mut FastBufs::default(), &mut fast);
         for i in 0..region.states.len() {
             for h in 0..old.ctxs {
                 for a in 0..ac.len() {
@@ -618,7 +705,11 @@ mod timing {
     #[test]
     #[ignore]
     fn time_fast_against_slow() {
-        for id in [14, 18, 24, 3, 5] {
+        let ids: Vec<u32> = std::env::var("IDS").map_or(vec![14, 18, 24, 3, 5], |v| {
+            v.split(',').map(|x| x.parse().unwrap()).collect()
+        });
+        let take: usize = std::env::var("TAKE").map_or(200, |v| v.parse().unwrap());
+        for id in ids {
             let path = format!("../shared/icfp2015/problems/problem_{id}.json");
             let Ok(json) = std::fs::read_to_string(&path) else {
                 return;
@@ -643,17 +734,19 @@ mod timing {
             let (mut t_slow, mut t_fast, mut states, mut cells, mut units) = (0.0, 0.0, 0, 0, 0);
             let (mut bufs, mut fb) = (Bufs::default(), FastBufs::default());
             let (mut old, mut fast) = (Values::default(), Fast::default());
-            for pl in plan.placements.iter().take(200) {
+            for pl in plan.placements.iter().take(take) {
                 let sp = &tables.spaces[pl.unit];
                 sp.free_map(&sim.board, &mut free);
                 let mut region = Region::default();
                 if region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs) {
                     let t0 = Instant::now();
-                    slow(sp, &region, &ct.rep, &gains, &terminal, &mut bufs, &mut old);
+                    if std::env::var_os("SKIP_SLOW").is_none() {
+                        slow(sp, &region, &ct.rep, &gains, &terminal, &mut bufs, &mut old);
+                    }
                     t_slow += t0.elapsed().as_secs_f64();
                     let t0 = Instant::now();
                     let k = Kernel::new(&ct.rep, &gains, &terminal, sp.rotates());
-                    values(sp, &region, &k, &mut fb, &mut fast);
+                    values(sp, &region, &k, None, &mut fb, &mut fast);
                     t_fast += t0.elapsed().as_secs_f64();
                     states += region.states.len();
                     cells += fast.vals.len();
@@ -678,5 +771,54 @@ mod timing {
                 fb.pops as f64 / states as f64
             );
         }
+    }
+}
+
+/// The fast programme's values with what they were computed with, for the walk.
+#[derive(Debug, Default)]
+pub(super) struct FastValues {
+    pub kernel: Kernel,
+    pub fast: Fast,
+    pub spawn: u32,
+}
+
+impl super::walk::Bound for FastValues {
+    #[inline]
+    fn at(&self, i: usize, h: usize, a: usize) -> i32 {
+        self.fast.at(&self.kernel, self.spawn, i, h, a)
+    }
+}
+
+/// The fast programme, for [`super::rounds::UnitWalk::best`] and the encoder's walks: its
+/// buffers and last values.
+#[derive(Debug, Default)]
+pub(super) struct FastProgramme {
+    pub bufs: FastBufs,
+    pub out: FastValues,
+    /// Rows to value from the spawn's (see [`values`]); all when `None`.
+    pub rows: Option<usize>,
+}
+
+impl super::rounds::Programme for FastProgramme {
+    type Out = FastValues;
+    fn value(
+        &mut self,
+        sp: &UnitSpace,
+        region: &Region,
+        ac: &Automaton,
+        gains: &[i32],
+        terminal: &[i32],
+    ) -> &FastValues {
+        self.out.kernel = Kernel::new(ac, gains, terminal, sp.rotates());
+        values(
+            sp,
+            region,
+            &self.out.kernel,
+            self.rows,
+            &mut self.bufs,
+            &mut self.out.fast,
+        );
+        self.out.spawn = region.spawn;
+        &self.out
     }
 }

@@ -38,6 +38,7 @@ mod first;
 mod kernel;
 mod region;
 mod rounds;
+mod spell;
 mod spelling;
 mod tables;
 mod values;
@@ -90,6 +91,9 @@ pub struct CharStats {
     pub expansions: usize,
     /// Units whose A* search ran out of budget, spelt by the depth-first search instead.
     pub depth_first: usize,
+    /// Walks where no path reached the programme's bound within the depth-first search's
+    /// budget, searched by A* instead.
+    pub exact_misses: usize,
 }
 
 /// The rows a placement's unit passes through from its spawn to its lock, both included: a
@@ -131,6 +135,34 @@ impl Encoder<'_> {
     /// unit, the phrases whose first use counts ([`FirstUses`]), their automaton
     /// ([`FreshAutomata`]), the next unit's values for spans, and the walk with its fallbacks.
     pub fn encode_chars_after(
+        &self,
+        ct: &CharTables,
+        plan: &Plan,
+        opening: super::Opening,
+        deadline: Option<Instant>,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        let n = plan.placements.len();
+        let first = opening.units.min(n);
+        crate::work::add(crate::work::Op::CharsUnit, (n - first) as u64);
+        let forward = spell::Forward {
+            encoder: self,
+            ct,
+            plan,
+            boards: boards_before(self.problem, plan),
+            deadline,
+            rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
+        };
+        let mut so_far = SoFar::new(self.table.phrases.len());
+        so_far.push(ct, opening.text);
+        forward.spell(first, so_far, stats)
+    }
+
+    /// The reference encoder (the character encoder before its fast programme): a backward
+    /// pass over the units on the repetition automaton, then A* walks; what
+    /// [`Encoder::encode_chars_after`] is tested against.
+    #[doc(hidden)]
+    pub fn encode_chars_reference(
         &self,
         ct: &CharTables,
         plan: &Plan,
@@ -402,11 +434,16 @@ mod tests {
             let (mut vals, mut stats) = (Values::default(), CharStats::default());
             let mut walk = |rounds| {
                 let effort = Effort {
+                    exact: 0,
                     budget: usize::MAX,
                     rounds,
                     deadline: None,
                 };
-                unit.best(0, effort, &mut bufs, &mut vals, &mut stats)
+                let mut programme = super::values::Slow {
+                    bufs: &mut bufs,
+                    vals: &mut vals,
+                };
+                unit.best(0, effort, &mut programme, &mut stats)
                     .unwrap_or_else(|| panic!("case {case}: no path"))
             };
             let (plain, relaxed) = (walk(1), walk(FIRST_USE_ROUNDS));

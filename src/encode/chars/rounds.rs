@@ -3,9 +3,8 @@
 //! spelt it (see [`UnitWalk::best`]).
 
 use super::automaton::Node;
-use super::region::{Bufs, Region};
-use super::values::{values, Values};
-use super::walk::Walk;
+use super::region::Region;
+use super::walk::{Bound, Walk};
 use super::CharStats;
 use crate::encode::automaton::Automaton;
 use crate::engine::Command;
@@ -24,13 +23,30 @@ pub(super) struct PatternValues {
     pub(super) repeat: Vec<i32>,
 }
 
-/// What one unit's walk may spend: expansions per A* search, Lagrangian rounds, and the
-/// deadline past which no further round starts.
+/// What one unit's walk may spend: nodes of the search for a path at the bound (0: none, A*
+/// only), expansions per A* search, Lagrangian rounds, and the deadline past which no further
+/// round starts.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Effort {
+    pub(super) exact: usize,
     pub(super) budget: usize,
     pub(super) rounds: usize,
     pub(super) deadline: Option<Instant>,
+}
+
+/// A way to compute a unit's values for given node gains: the programme of [`super::values`]
+/// (the reference encoder's) or the fast one of [`super::kernel`].
+pub(super) trait Programme {
+    type Out: Bound;
+    /// The values of `region` on automaton `ac` with node gains `gains` and `terminal` values.
+    fn value(
+        &mut self,
+        sp: &UnitSpace,
+        region: &Region,
+        ac: &Automaton,
+        gains: &[i32],
+        terminal: &[i32],
+    ) -> &Self::Out;
 }
 
 /// One unit to walk, with first uses counted once.
@@ -57,14 +73,14 @@ impl UnitWalk<'_> {
         &self,
         a0: Node,
         effort: Effort,
-        bufs: &mut Bufs,
-        vals: &mut Values,
+        programme: &mut impl Programme,
         stats: &mut CharStats,
     ) -> Option<String> {
         let PatternValues { first, repeat } = self.values;
         let mut lambda = first.clone();
         let mut kept: Option<(i64, String)> = None;
         let Effort {
+            exact,
             budget,
             rounds,
             deadline,
@@ -75,15 +91,7 @@ impl UnitWalk<'_> {
             }
             let weights: Vec<i32> = lambda.iter().zip(repeat).map(|(l, r)| l + r).collect();
             let gains = self.ac.gains(&weights);
-            values(
-                self.sp,
-                self.region,
-                self.ac,
-                &gains,
-                self.terminal,
-                bufs,
-                vals,
-            );
+            let vals = programme.value(self.sp, self.region, self.ac, &gains, self.terminal);
             stats.states += self.region.states.len();
             let w = Walk {
                 sp: self.sp,
@@ -93,7 +101,7 @@ impl UnitWalk<'_> {
                 gains: &gains,
                 terminal: self.terminal,
             };
-            let Some(text) = w.search(a0, budget, stats) else {
+            let Some(text) = w.search(a0, exact, budget, stats) else {
                 break;
             };
             let (value, counts) = self.exact(a0, &text);

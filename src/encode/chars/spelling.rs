@@ -1,12 +1,12 @@
 //! One plan being spelt: the backward pass over the units, then the forward walk unit after
 //! unit (see the module doc of [`super`]).
 
-use super::first::{begun, FirstUses, SoFar};
+use super::first::{first_uses, FirstUses, SoFar};
 use super::heading::FRESH;
 use super::region::{Bufs, Region};
 use super::rounds::{Effort, UnitWalk, FIRST_USE_ROUNDS};
 use super::tables::{CharTables, Fresh, FreshAutomata};
-use super::values::{values, Values};
+use super::values::{values, Slow, Values};
 use super::walk::{search_budget, Walk};
 use super::{fall_rows, possible, CharStats, KEEP_BYTES};
 use crate::encode::Encoder;
@@ -109,49 +109,19 @@ impl Spelling<'_> {
         Some(back)
     }
 
-    /// The phrases whose first use unit `u`'s walk counts, after the text `so_far`, the unit's
-    /// region being `region`.
+    /// The phrases whose first use unit `u`'s walk counts (see [`first_uses`]).
     pub(super) fn first_uses(&self, u: usize, so_far: &SoFar, region: &Region) -> FirstUses {
-        let (ct, table) = (self.ct, self.encoder.table);
+        let next_rows = (u + 1 < self.plan.placements.len()).then(|| self.rows(u + 1));
         let unit = self.plan.placements[u].unit;
-        // A phrase needs as many rows as it has descents, but for the last one, which may be
-        // the lock; the unit goes down only from its spawn to its lock.
-        let rows = self.rows(u);
-        let unused = ct.full_ids.iter().copied().filter(|&p| !so_far.used[p]);
-        let wanted: Vec<usize> = unused
-            .clone()
-            .filter(|&p| {
-                let (d, rest) = begun(&table.phrases[p], &so_far.text);
-                let fits = ct.playable[unit][p]
-                    && ct.descents[p] <= rows
-                    && region.fits(&table.phrases[p].cmds);
-                (d > 0 && rest <= rows) || fits
-            })
-            .collect();
-        let spans: Vec<usize> = match (u + 1 < self.plan.placements.len()).then(|| self.rows(u + 1))
-        {
-            Some(next_rows) => unused
-                .filter(|&p| {
-                    !wanted.contains(&p)
-                        && ct.descents[p] > rows
-                        && ct.descents[p] < rows + next_rows
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        let mut uses = FirstUses {
-            wanted,
-            spans,
-            ids: Vec::new(),
-        };
-        if !uses.is_empty() {
-            let mut ids: Vec<usize> = ct.rep_ids.clone();
-            ids.extend(uses.wanted.iter().chain(&uses.spans).copied());
-            ids.sort();
-            ids.dedup();
-            uses.ids = ids;
-        }
-        uses
+        first_uses(
+            self.ct,
+            self.encoder.table,
+            unit,
+            self.rows(u),
+            next_rows,
+            so_far,
+            region,
+        )
     }
 
     /// What the next unit makes of each node of `fresh`'s automaton when it may finish one of
@@ -250,7 +220,7 @@ impl Spelling<'_> {
                 gains: &self.back.gains,
                 terminal,
             };
-            return walk.search(so_far.rep, budget, stats);
+            return walk.search(so_far.rep, 0, budget, stats);
         }
         let f = fresh.get(self.encoder.table, ct, &uses.ids);
         // The terminal values: the backward pass's, raised by what the next unit makes of a
@@ -278,11 +248,18 @@ impl Spelling<'_> {
             terminal: &terminal,
         };
         let effort = Effort {
+            exact: 0,
             budget,
             rounds: FIRST_USE_ROUNDS,
             deadline: self.deadline,
         };
-        unit.best(f.of_full[so_far.full as usize], effort, bufs, vals, stats)
+        let mut programme = Slow { bufs, vals };
+        unit.best(
+            f.of_full[so_far.full as usize],
+            effort,
+            &mut programme,
+            stats,
+        )
     }
 
     /// Unit `u`'s text: the walk's, or the plain shortest path when the walk finds none. It

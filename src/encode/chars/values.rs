@@ -18,6 +18,12 @@ pub(super) struct Values {
     pub(super) nodes: usize,
 }
 
+impl super::walk::Bound for Values {
+    fn at(&self, i: usize, ctx: usize, a: usize) -> i32 {
+        Values::at(self, i, ctx, a)
+    }
+}
+
 impl Values {
     #[inline]
     pub(super) fn at(&self, i: usize, ctx: usize, a: usize) -> i32 {
@@ -215,5 +221,26 @@ pub(super) fn values(
                 }
             }
         }
+    }
+}
+
+/// The programme of [`values`] for [`super::rounds::UnitWalk::best`]: the reference encoder's.
+pub(super) struct Slow<'a> {
+    pub(super) bufs: &'a mut Bufs,
+    pub(super) vals: &'a mut Values,
+}
+
+impl super::rounds::Programme for Slow<'_> {
+    type Out = Values;
+    fn value(
+        &mut self,
+        sp: &UnitSpace,
+        region: &Region,
+        ac: &Automaton,
+        gains: &[i32],
+        terminal: &[i32],
+    ) -> &Values {
+        values(sp, region, ac, gains, terminal, self.bufs, self.vals);
+        self.vals
     }
 }

@@ -1,10 +1,15 @@
-//! One unit's walk: an A* search over exact states (the positions visited on the row included)
-//! under the programme's values, with a depth-first search past its budget.
+//! One unit's walk: a search over exact states (the positions visited on the row included)
+//! under the programme's values, which bound every exact path from above.
+//!
+//! Where the bound is tight (always for a unit that cannot rotate, and for most units that can),
+//! some path reaches it: [`Walk::exact_first`] follows the children that keep the bound, depth
+//! first, and finds one after a few nodes per character. Where it does not, or past its budget,
+//! [`Walk::astar`] finds the best exact path, and past its own budget [`Walk::depth_first`] a
+//! valid one.
 
 use super::automaton::Node;
 use super::heading::{self, FRESH};
 use super::region::Region;
-use super::values::Values;
 use super::{possible, CharStats, NONE};
 use crate::encode::automaton::Automaton;
 use crate::engine::Command;
@@ -27,17 +32,23 @@ pub(super) struct SearchNode {
     pub(super) done: bool,
 }
 
+/// The values a walk searches under: at compact state `i`, heading `h` and automaton node `a`
+/// (a pair some walk can reach), an upper bound of the value of every exact path on from there.
+pub(super) trait Bound {
+    fn at(&self, i: usize, h: usize, a: usize) -> i32;
+}
+
 /// One unit's walk: the programme's values and what they were computed with.
-pub(super) struct Walk<'a> {
+pub(super) struct Walk<'a, V: Bound> {
     pub(super) sp: &'a UnitSpace,
     pub(super) region: &'a Region,
-    pub(super) vals: &'a Values,
+    pub(super) vals: &'a V,
     pub(super) ac: &'a Automaton,
     pub(super) gains: &'a [i32],
     pub(super) terminal: &'a [i32],
 }
 
-impl Walk<'_> {
+impl<V: Bound> Walk<'_, V> {
     /// The positions visited on the row of node `ni`: up the parents to the last descent.
     pub(super) fn row(&self, nodes: &[SearchNode], ni: u32, row: &mut Vec<(i64, u8)>) {
         row.clear();
@@ -165,13 +176,93 @@ impl Walk<'_> {
         None
     }
 
-    /// The best path by A* within `budget` expansions or, past that, a valid one found depth
-    /// first within as many nodes; `None` when neither finds one.
-    pub(super) fn search(&self, a0: Node, budget: usize, stats: &mut CharStats) -> Option<String> {
+    /// A path of value at least the bound at the root less each of [`SLACKS`] in turn, found
+    /// depth first within `limit` nodes ([`Walk::at_bound`]), else a valid one ([`Walk::depth_first`]).
+    /// With `limit` 0, the reference encoder's search: the best path by A* within `budget`
+    /// expansions, else a valid one found depth first within as many nodes. `None` when none
+    /// finds one.
+    pub(super) fn search(
+        &self,
+        a0: Node,
+        limit: usize,
+        budget: usize,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        if limit > 0 {
+            for slack in SLACKS {
+                if let Some(text) = self.at_bound(a0, slack, limit, &mut stats.expansions) {
+                    return Some(text);
+                }
+                stats.exact_misses += 1;
+            }
+            stats.depth_first += 1;
+            return self.depth_first(a0, limit);
+        }
         self.astar(a0, budget, &mut stats.expansions).or_else(|| {
             stats.depth_first += 1;
             self.depth_first(a0, budget)
         })
+    }
+
+    /// A path whose exact value is at least the bound at the root less `slack`, found depth
+    /// first: only the children whose bound reaches that are tried (no other can lead to such a
+    /// path), the best bound first, then those that earned more so far, then in the order of
+    /// [`Walk::children`]; backtracking from dead ends (a position the row has visited, which
+    /// the programme's relaxation allowed). An exact state entered again with no more earned
+    /// than before is not searched again: it can find nothing the first time did not. `None`
+    /// past `limit` nodes or when no such path exists.
+    pub(super) fn at_bound(
+        &self,
+        a0: Node,
+        slack: i32,
+        limit: usize,
+        expanded: &mut usize,
+    ) -> Option<String> {
+        let root = self.root(a0)?;
+        let target = self.vals.at(root.i as usize, FRESH, a0 as usize) - slack;
+        let mut nodes = vec![root];
+        // Per level: the children still to try, the next one last.
+        let mut stack: Vec<Vec<SearchNode>> = Vec::new();
+        // Per exact state entered: the most earned on arriving there.
+        let mut seen: rustc_hash::FxHashMap<(u32, u8, Node, u64), i32> = Default::default();
+        let mut row = Vec::new();
+        let mut kids = Vec::new();
+        let mut at = 0u32;
+        loop {
+            if nodes[at as usize].done {
+                return Some(rebuild(&nodes, at));
+            }
+            if nodes.len() > limit {
+                return None;
+            }
+            *expanded += 1;
+            self.row(&nodes, at, &mut row);
+            let node = nodes[at as usize];
+            let key = (node.i, node.ctx, node.a, visited_hash(&row));
+            let mut level: Vec<SearchNode> = Vec::new();
+            if seen.get(&key).is_none_or(|&g| g < node.g) {
+                seen.insert(key, node.g);
+                self.children(&node, at, &row, &mut kids);
+                let mut order: Vec<(i32, i32, std::cmp::Reverse<usize>)> = kids
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, k)| k.0 >= target)
+                    .map(|(j, k)| (k.0, k.1.g, std::cmp::Reverse(j)))
+                    .collect();
+                order.sort_unstable();
+                level.extend(order.iter().map(|o| kids[o.2 .0].1));
+            }
+            stack.push(level);
+            loop {
+                let level = stack.last_mut()?;
+                if let Some(child) = level.pop() {
+                    nodes.push(child);
+                    at = nodes.len() as u32 - 1;
+                    break;
+                }
+                stack.pop();
+            }
+        }
     }
 
     /// A valid path found depth first, the most promising child first, backtracking from dead
@@ -208,6 +299,11 @@ impl Walk<'_> {
         }
     }
 }
+
+/// The slacks below the programme's bound the walk searches at, one after the other (see
+/// [`Walk::at_bound`]): the bound is often reached or missed by a row move or two (a position
+/// the relaxation let a walk visit twice), else by part of a phrase.
+const SLACKS: [i32; 14] = [0, 1, 2, 3, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096];
 
 /// An order-independent hash of a row's visited positions.
 pub(super) fn visited_hash(row: &[(i64, u8)]) -> u64 {
