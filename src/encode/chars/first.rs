@@ -165,3 +165,27 @@ pub(super) fn first_uses(
     }
     uses
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::PhraseTable;
+    use crate::engine::Phrases;
+
+    #[test]
+    fn begun_finds_the_part_of_a_phrase_already_spelt() {
+        let phrases = Phrases::official();
+        let table = PhraseTable::new(&phrases);
+        let ia = table
+            .phrases
+            .iter()
+            .find(|p| p.text == "ia! ia!")
+            .expect("an official phrase");
+        let descents_from = |d: usize| ia.cmds[d..].iter().filter(|c| c.is_descent()).count();
+        assert_eq!(begun(ia, "bbbia! i"), (5, descents_from(5)));
+        assert_eq!(begun(ia, "bbbi"), (1, descents_from(1)));
+        assert_eq!(begun(ia, "bbb"), (0, ia.descents));
+        // The whole phrase is not begun but done; its own prefix "ia!" is begun again.
+        assert_eq!(begun(ia, "ia! ia!"), (3, descents_from(3)));
+    }
+}

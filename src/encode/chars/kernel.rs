@@ -268,6 +268,7 @@ impl Kernel {
     }
 
     /// Context nodes per state.
+    #[cfg(test)]
     pub fn cnodes(&self) -> usize {
         self.ncn
     }
@@ -583,9 +584,9 @@ fn spawn_values(region: &Region, k: &Kernel, row_cmds: &[usize], out: &mut Fast)
 
 #[cfg(test)]
 mod tests {
+    use super::super::brute::tiny_case;
+    use super::super::reference::{values as slow, SlowBufs, Values};
     use super::super::region::{Bufs, Region};
-    use super::super::tests::tiny_case_pub as tiny_case;
-    use super::super::values::{values as slow, Values};
     use super::*;
     use crate::encode::automaton::Automaton;
     use crate::encode::test_util::{Setup, SAMPLES};
@@ -600,9 +601,16 @@ mod tests {
         terminal: &[i32],
         what: &str,
     ) {
-        let mut bufs = Bufs::default();
         let mut old = Values::default();
-        slow(sp, region, ac, gains, terminal, &mut bufs, &mut old);
+        slow(
+            sp,
+            region,
+            ac,
+            gains,
+            terminal,
+            &mut SlowBufs::default(),
+            &mut old,
+        );
         let k = Kernel::new(ac, gains, terminal, sp.rotates());
         let mut fast = Fast::default();
         values(sp, region, &k, None, &mut FastBufs::default(), &mut fast);
@@ -691,8 +699,8 @@ mod tests {
 
 #[cfg(test)]
 mod timing {
+    use super::super::reference::{values as slow, SlowBufs, Values};
     use super::super::region::{Bufs, Region};
-    use super::super::values::{values as slow, Values};
     use super::super::CharTables;
     use super::*;
     use crate::encode::PhraseTable;
@@ -733,6 +741,7 @@ mod timing {
             let mut free = Vec::new();
             let (mut t_slow, mut t_fast, mut states, mut cells, mut units) = (0.0, 0.0, 0, 0, 0);
             let (mut bufs, mut fb) = (Bufs::default(), FastBufs::default());
+            let mut slow_bufs = SlowBufs::default();
             let (mut old, mut fast) = (Values::default(), Fast::default());
             for pl in plan.placements.iter().take(take) {
                 let sp = &tables.spaces[pl.unit];
@@ -741,7 +750,15 @@ mod timing {
                 if region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs) {
                     let t0 = Instant::now();
                     if std::env::var_os("SKIP_SLOW").is_none() {
-                        slow(sp, &region, &ct.rep, &gains, &terminal, &mut bufs, &mut old);
+                        slow(
+                            sp,
+                            &region,
+                            &ct.rep,
+                            &gains,
+                            &terminal,
+                            &mut slow_bufs,
+                            &mut old,
+                        );
                     }
                     t_slow += t0.elapsed().as_secs_f64();
                     let t0 = Instant::now();

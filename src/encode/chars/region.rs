@@ -276,14 +276,94 @@ pub(super) struct Bufs {
     pub(super) reach_bufs: crate::plan::ReachBufs,
     pub(super) alive: Vec<bool>,
     pub(super) free: Vec<u64>,
-    pub(super) base: Vec<i32>,
-    pub(super) t: [Vec<i32>; 4],
     pub(super) bfs: Bfs,
-    pub(super) common: Vec<i32>,
-    pub(super) cand: Vec<i32>,
-    pub(super) preds: Vec<Vec<u32>>,
-    pub(super) queue: std::collections::VecDeque<u32>,
-    pub(super) queued: Vec<bool>,
-    /// States taken off the row work lists, summed.
-    pub(super) pops: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Problem;
+    use crate::plan::{gen_locks, Lock, Scratch as PlanScratch, Tables};
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashSet;
+
+    /// The states of `sp` reachable from `from` through free states (every usable command),
+    /// `from` included when free.
+    fn reachable(sp: &UnitSpace, free: &[u64], from: State) -> HashSet<State> {
+        let mut seen = HashSet::new();
+        let mut stack = vec![from];
+        while let Some(s) = stack.pop() {
+            if sp.index(s).is_none() || !sp.is_free(free, s) || !seen.insert(s) {
+                continue;
+            }
+            for &c in Command::usable(sp.rotates()) {
+                stack.push(sp.step(s, c));
+            }
+        }
+        seen
+    }
+
+    /// A region holds exactly the states reachable from the spawn from which the target can
+    /// still be reached (without a corridor), every one of them can reach a lock through the
+    /// region's own transitions, and the spawn is among them.
+    #[test]
+    fn a_region_holds_the_states_on_some_way_to_the_target() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(31);
+        let mut checked = 0;
+        for case in 0..400 {
+            let (w, h) = (rng.gen_range(3..=6), rng.gen_range(3..=6));
+            let unit = crate::testkit::random_unit(&mut rng, 3, 0.4);
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (2, 0.3), &[unit], (1, &[0]));
+            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            let tables = Tables::new(&p);
+            let mut scratch = PlanScratch::default();
+            if !gen_locks(&tables, 0, &p.board, &mut scratch) || scratch.locks.is_empty() {
+                continue;
+            }
+            let lock: Lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
+            let sp = &tables.spaces[0];
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut region = Region::default();
+            assert!(
+                region.build(sp, &free, lock.key, None, &mut Bufs::default()),
+                "case {case}: {json}"
+            );
+            let on_the_way: HashSet<State> = reachable(sp, &free, sp.spawn_state())
+                .into_iter()
+                .filter(|&s| {
+                    reachable(sp, &free, s)
+                        .iter()
+                        .any(|&t| sp.is_lock_state(&free, t, lock.key))
+                })
+                .collect();
+            let got: HashSet<State> = region.states.iter().copied().collect();
+            assert_eq!(got, on_the_way, "case {case}: {json}");
+            assert_eq!(region.states[region.spawn as usize], sp.spawn_state());
+            // Every state reaches a lock through the region's transitions.
+            let mut alive: Vec<bool> = region.locks.iter().map(|&m| m != 0).collect();
+            loop {
+                let mut changed = false;
+                for i in 0..region.states.len() {
+                    if !alive[i]
+                        && region.next[i]
+                            .iter()
+                            .any(|&n| n != NONE && alive[n as usize])
+                    {
+                        alive[i] = true;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            assert!(alive.iter().all(|&a| a), "case {case}: {json}");
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked} cases");
+    }
 }

@@ -23,13 +23,21 @@ pub(super) struct PatternValues {
     pub(super) repeat: Vec<i32>,
 }
 
-/// What one unit's walk may spend: nodes of the search for a path at the bound (0: none, A*
-/// only), expansions per A* search, Lagrangian rounds, and the deadline past which no further
-/// round starts.
+/// How a walk searches (see [`Walk::search`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Search {
+    /// At the programme's bound and below, each search within `limit` nodes.
+    Bound { limit: usize },
+    /// The reference encoder's A*, within `budget` expansions.
+    #[cfg(test)]
+    AStar { budget: usize },
+}
+
+/// What one unit's walk may spend: its search, Lagrangian rounds, and the deadline past which
+/// no further round starts.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Effort {
-    pub(super) exact: usize,
-    pub(super) budget: usize,
+    pub(super) search: Search,
     pub(super) rounds: usize,
     pub(super) deadline: Option<Instant>,
 }
@@ -80,8 +88,7 @@ impl UnitWalk<'_> {
         let mut lambda = first.clone();
         let mut kept: Option<(i64, String)> = None;
         let Effort {
-            exact,
-            budget,
+            search,
             rounds,
             deadline,
         } = effort;
@@ -101,7 +108,12 @@ impl UnitWalk<'_> {
                 gains: &gains,
                 terminal: self.terminal,
             };
-            let Some(text) = w.search(a0, exact, budget, stats) else {
+            let text = match search {
+                Search::Bound { limit } => w.search(a0, limit, stats),
+                #[cfg(test)]
+                Search::AStar { budget } => w.astar_search(a0, budget, stats),
+            };
+            let Some(text) = text else {
                 break;
             };
             let (value, counts) = self.exact(a0, &text);
@@ -151,5 +163,98 @@ impl UnitWalk<'_> {
             }
         }
         (total + self.terminal[a as usize] as i64, counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::brute::{random_phrases, region_of, tiny_case, Brute};
+    use super::super::kernel::FastProgramme;
+    use super::super::region::Bufs;
+    use super::super::SCALE;
+    use super::*;
+    use crate::encode::test_util::target_of;
+    use crate::engine::Game;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
+
+    /// the optimum more often than the plain walk.
+    #[test]
+    fn a_first_use_counts_once() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(12);
+        let (mut checked, mut skipped, mut plain_best, mut rounds_best) = (0, 0, 0, 0);
+        for case in 0..800 {
+            let Some((json, p, tables, lock)) = tiny_case(&mut rng) else {
+                continue;
+            };
+            let sp = &tables.spaces[0];
+            let phrases = random_phrases(&mut rng);
+            let ac = Automaton::new(&phrases);
+            let values_of = PatternValues {
+                first: phrases
+                    .iter()
+                    .map(|_| rng.gen_range(2..12) * SCALE)
+                    .collect(),
+                repeat: phrases.iter().map(|s| 2 * s.len() as i32 * SCALE).collect(),
+            };
+            let terminal: Vec<i32> = (0..ac.len()).map(|_| rng.gen_range(0..3) * SCALE).collect();
+            let mut bufs = Bufs::default();
+            let region = region_of(sp, &p, &lock, None, &mut bufs)
+                .unwrap_or_else(|| panic!("case {case}: {json} lock {lock:?}"));
+            let unit = UnitWalk {
+                sp,
+                region: &region,
+                ac: &ac,
+                values: &values_of,
+                terminal: &terminal,
+            };
+            let (mut programme, mut stats) = (FastProgramme::default(), CharStats::default());
+            let mut walk = |rounds| {
+                let effort = Effort {
+                    search: Search::Bound { limit: 1 << 20 },
+                    rounds,
+                    deadline: None,
+                };
+                unit.best(0, effort, &mut programme, &mut stats)
+                    .unwrap_or_else(|| panic!("case {case}: no path"))
+            };
+            let (plain, relaxed) = (walk(1), walk(FIRST_USE_ROUNDS));
+            let gains = ac.gains(&values_of.repeat);
+            let game = Game::new(&p, 0);
+            let mut brute = Brute {
+                ac: &ac,
+                gains: &gains,
+                first: &values_of.first,
+                terminal: &terminal,
+                target: target_of(sp, &lock),
+                memo: HashMap::new(),
+                aborted: false,
+            };
+            let (best, best_text) =
+                brute.best_text(&game, &[(game.piece().unwrap().pivot.x, 0)], 0, 0);
+            if brute.aborted {
+                skipped += 1;
+                continue;
+            }
+            let (pv, rv) = (brute.score(&game, &plain), brute.score(&game, &relaxed));
+            assert_eq!(unit.exact(0, &plain).0, pv as i64, "case {case}: {plain:?}");
+            assert_eq!(
+                unit.exact(0, &relaxed).0,
+                rv as i64,
+                "case {case}: {relaxed:?}"
+            );
+            assert!(
+                pv <= rv && rv <= best,
+                "case {case}: {json}\nphrases {phrases:?} plain {plain:?} {pv}, rounds {relaxed:?} {rv}, best {best_text:?} {best}"
+            );
+            plain_best += (pv == best) as usize;
+            rounds_best += (rv == best) as usize;
+            checked += 1;
+        }
+        eprintln!(
+            "{checked} cases checked ({skipped} skipped as too big): optimum reached by the plain walk {plain_best}, by the rounds {rounds_best}"
+        );
+        assert!(checked > 300 && skipped * 4 < checked, "{checked} cases");
+        assert!(rounds_best > plain_best, "{rounds_best} <= {plain_best}");
     }
 }

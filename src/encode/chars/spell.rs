@@ -13,9 +13,9 @@ use super::first::{first_uses, FirstUses, SoFar};
 use super::heading::FRESH;
 use super::kernel::{FastProgramme, FastValues};
 use super::region::{Bufs, Region};
-use super::rounds::{Effort, Programme, UnitWalk, FIRST_USE_ROUNDS};
+use super::rounds::{Effort, Programme, Search, UnitWalk, FIRST_USE_ROUNDS};
 use super::tables::{CharTables, FreshAutomata};
-use super::walk::{search_budget, Bound, Walk};
+use super::walk::{Bound, Walk};
 use super::{fall_rows, possible, CharStats};
 use crate::encode::Encoder;
 use crate::engine::Board;
@@ -234,8 +234,7 @@ impl Forward<'_> {
             so_far,
             region,
         );
-        let budget = search_budget(region.states.len());
-        let exact = EXACT_PER_ROW * region.rows.len() + EXACT_BASE;
+        let limit = EXACT_PER_ROW * region.rows.len() + EXACT_BASE;
         if uses.is_empty() {
             // Repetitions only: the backward pass's values serve, kept or computed again.
             let vals = match &kept_vals {
@@ -255,7 +254,7 @@ impl Forward<'_> {
                 gains: &self.rep_gains,
                 terminal,
             };
-            return walk.search(so_far.rep, exact, budget, stats);
+            return walk.search(so_far.rep, limit, stats);
         }
         let f = scratch.fresh.get(self.encoder.table, ct, &uses.ids);
         let mut terminal: Vec<i32> = f.rep_of.iter().map(|&r| terminal[r as usize]).collect();
@@ -297,8 +296,7 @@ impl Forward<'_> {
             terminal: &terminal,
         };
         let effort = Effort {
-            exact,
-            budget,
+            search: Search::Bound { limit },
             rounds: FIRST_USE_ROUNDS,
             deadline: self.deadline,
         };
@@ -308,5 +306,121 @@ impl Forward<'_> {
             &mut scratch.walk,
             stats,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::boards_before;
+    use super::*;
+    use crate::encode::test_util::{Setup, SAMPLES};
+    use crate::engine::evaluate;
+
+    /// The stages on a whole game of the sample problems: the boards are those before each
+    /// lock; the values the backward pass keeps are those the programme computes again; each
+    /// unit's first uses are unused phrases, spans too long for the unit alone but not for it
+    /// and the next; the units spelt one by one give the encoder's text; and the text followed
+    /// on the automata records the phrases the engine counts, piece by piece as at once.
+    #[test]
+    fn the_stages_keep_their_contracts_on_a_sample_game() {
+        for json in SAMPLES {
+            let setup = Setup::new(json);
+            let (problem, table, phrases) = (&setup.problem, &setup.table, &setup.phrases);
+            let (encoder, ct) = (setup.encoder(), setup.char_tables());
+            let seed = problem.seeds[0];
+            let plan = setup.greedy_plan(seed);
+            let n = plan.placements.len();
+            let mut stats = CharStats::default();
+            let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
+
+            let forward = Forward {
+                encoder: &encoder,
+                ct: &ct,
+                plan: &plan,
+                boards: boards_before(problem, &plan),
+                deadline: None,
+                rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
+            };
+            assert_eq!(forward.boards.len(), n);
+            assert_eq!(forward.boards[0], problem.board);
+            let mut free = Vec::new();
+            for (u, pl) in plan.placements.iter().enumerate() {
+                let sp = forward.space(u);
+                sp.free_map(&forward.boards[u], &mut free);
+                assert!(
+                    sp.is_lock_state(&free, pl.lock.state, pl.lock.key),
+                    "unit {u}"
+                );
+            }
+
+            let mut scratch = Scratch::default();
+            let mut back = forward.backward(0, &mut scratch, &mut stats).unwrap();
+            assert!(back.enter[n].iter().all(|&v| v == 0));
+            let mut kept = 0;
+            for u in 0..n {
+                let Some((region, vals)) = &back.kept[u] else {
+                    continue;
+                };
+                let mut again = Region::default();
+                let (bufs, free) = (&mut scratch.bufs, &mut scratch.free);
+                assert!(forward.build(u, &mut again, bufs, free));
+                assert_eq!(again.states, region.states, "unit {u}");
+                let sp = forward.space(u);
+                let terminal = &back.enter[u + 1];
+                let mut programme = FastProgramme::default();
+                let again = programme.value(sp, &again, &ct.rep, &forward.rep_gains, terminal);
+                assert_eq!(again.fast.vals, vals.fast.vals, "unit {u}");
+                assert_eq!(again.fast.spawn, vals.fast.spawn, "unit {u}");
+                kept += 1;
+            }
+            assert!(kept > 0);
+
+            let mut so_far = SoFar::new(table.phrases.len());
+            for u in 0..n {
+                let mut region = Region::default();
+                let (bufs, free) = (&mut scratch.bufs, &mut scratch.free);
+                assert!(forward.build(u, &mut region, bufs, free));
+                let next_rows = (u + 1 < n).then(|| forward.rows(u + 1));
+                let unit = plan.placements[u].unit;
+                let rows = forward.rows(u);
+                let uses = first_uses(&ct, table, unit, rows, next_rows, &so_far, &region);
+                for &p in uses.wanted.iter().chain(&uses.spans) {
+                    assert!(!so_far.used[p], "unit {u}: phrase {p} used already");
+                    assert!(uses.ids.binary_search(&p).is_ok(), "unit {u}: {p}");
+                }
+                for &p in &uses.spans {
+                    assert!(!uses.wanted.contains(&p));
+                    assert!(u + 1 < n, "the last unit has no span");
+                    let next = forward.rows(u + 1);
+                    assert!(ct.descents[p] > rows && ct.descents[p] < rows + next);
+                }
+                assert!(uses.ids.windows(2).all(|w| w[0] < w[1]));
+                assert_eq!(uses.ids.is_empty(), uses.is_empty());
+                let kept = back.kept[u].take();
+                let text = forward
+                    .walk_unit(u, &so_far, &back.enter, kept, &mut scratch, &mut stats)
+                    .unwrap_or_else(|| forward.plain(u, &mut scratch));
+                so_far.push(&ct, &text);
+            }
+            assert_eq!(so_far.text, whole);
+
+            // Followed piece by piece or at once, the automata end in the same nodes, and the
+            // phrases used are those the engine counts.
+            let mut at_once = SoFar::new(table.phrases.len());
+            at_once.push(&ct, &whole.to_ascii_uppercase());
+            assert_eq!(
+                (at_once.full, at_once.rep, &at_once.used),
+                (so_far.full, so_far.rep, &so_far.used)
+            );
+            let e = evaluate(problem, seed, &whole, phrases);
+            for &p in &ct.full_ids {
+                let counted = e.phrase_counts[table.phrases[p].score_index] > 0;
+                assert_eq!(
+                    so_far.used[p], counted,
+                    "phrase {:?}",
+                    table.phrases[p].text
+                );
+            }
+        }
     }
 }

@@ -14,6 +14,7 @@ use super::{possible, CharStats, NONE};
 use crate::encode::automaton::Automaton;
 use crate::engine::Command;
 use crate::plan::UnitSpace;
+#[cfg(test)]
 use std::collections::BinaryHeap;
 
 /// A node of the walk's search.
@@ -140,8 +141,24 @@ impl<V: Bound> Walk<'_, V> {
         })
     }
 
+    /// The reference encoder's search: the best path by A* within `budget` expansions, else a
+    /// valid one found depth first within as many nodes.
+    #[cfg(test)]
+    pub(super) fn astar_search(
+        &self,
+        a0: Node,
+        budget: usize,
+        stats: &mut CharStats,
+    ) -> Option<String> {
+        self.astar(a0, budget, &mut stats.expansions).or_else(|| {
+            stats.depth_first += 1;
+            self.depth_first(a0, budget)
+        })
+    }
+
     /// The best path under the values (A*: they bound every exact path from above), or `None`
-    /// past `budget` expansions.
+    /// past `budget` expansions: the reference encoder's search.
+    #[cfg(test)]
     pub(super) fn astar(&self, a0: Node, budget: usize, expanded: &mut usize) -> Option<String> {
         let root = self.root(a0)?;
         let h0 = self.vals.at(root.i as usize, FRESH, a0 as usize);
@@ -176,50 +193,91 @@ impl<V: Bound> Walk<'_, V> {
         None
     }
 
-    /// A path of value at least the bound at the root less each of [`SLACKS`] in turn, found
-    /// depth first within `limit` nodes ([`Walk::at_bound`]), else a valid one ([`Walk::depth_first`]).
-    /// With `limit` 0, the reference encoder's search: the best path by A* within `budget`
-    /// expansions, else a valid one found depth first within as many nodes. `None` when none
+    /// The best exact path under the values: paths at the bound at the root less each of
+    /// [`SLACKS`] in turn ([`Walk::at_bound`]), and once one is found below a slack the search
+    /// exhausted, a bisection between the two for the best; past `limit` nodes in a search, the
+    /// best found, else a valid path found depth first ([`Walk::depth_first`]). `None` when none
     /// finds one.
-    pub(super) fn search(
-        &self,
-        a0: Node,
-        limit: usize,
-        budget: usize,
-        stats: &mut CharStats,
-    ) -> Option<String> {
-        if limit > 0 {
-            for slack in SLACKS {
-                if let Some(text) = self.at_bound(a0, slack, limit, &mut stats.expansions) {
-                    return Some(text);
+    pub(super) fn search(&self, a0: Node, limit: usize, stats: &mut CharStats) -> Option<String> {
+        let bound = self.vals.at(self.region.spawn as usize, FRESH, a0 as usize);
+        let mut exhausted = None;
+        for slack in SLACKS {
+            match self.at_bound(a0, bound - slack, limit, &mut stats.expansions) {
+                Ok(text) => {
+                    let Some(above) = exhausted else {
+                        return Some(text);
+                    };
+                    return Some(self.bisect(a0, text, above, limit, stats));
                 }
-                stats.exact_misses += 1;
+                Err(Miss::Exhausted) => exhausted = Some(bound - slack),
+                Err(Miss::Limit) => exhausted = None,
             }
-            stats.depth_first += 1;
-            return self.depth_first(a0, limit);
+            stats.exact_misses += 1;
         }
-        self.astar(a0, budget, &mut stats.expansions).or_else(|| {
-            stats.depth_first += 1;
-            self.depth_first(a0, budget)
-        })
+        stats.depth_first += 1;
+        self.depth_first(a0, limit)
     }
 
-    /// A path whose exact value is at least the bound at the root less `slack`, found depth
-    /// first: only the children whose bound reaches that are tried (no other can lead to such a
-    /// path), the best bound first, then those that earned more so far, then in the order of
-    /// [`Walk::children`]; backtracking from dead ends (a position the row has visited, which
-    /// the programme's relaxation allowed). An exact state entered again with no more earned
-    /// than before is not searched again: it can find nothing the first time did not. `None`
-    /// past `limit` nodes or when no such path exists.
+    /// The best of the paths between `text` (found) and `above` (a value no path reaches):
+    /// bisection with [`Walk::at_bound`], the best found when a search runs out of nodes.
+    fn bisect(
+        &self,
+        a0: Node,
+        mut text: String,
+        above: i32,
+        limit: usize,
+        stats: &mut CharStats,
+    ) -> String {
+        let (mut lo, mut hi) = (self.value_of(a0, &text), above - 1);
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            match self.at_bound(a0, mid, limit, &mut stats.expansions) {
+                Ok(t) => {
+                    lo = self.value_of(a0, &t);
+                    text = t;
+                }
+                Err(Miss::Exhausted) => hi = mid - 1,
+                Err(Miss::Limit) => break,
+            }
+        }
+        text
+    }
+
+    /// The value of the unit's text `text` from node `a0` under the walk's gains, penalties
+    /// and terminal values: what [`Walk::children`] gives its lock node.
+    pub(super) fn value_of(&self, a0: Node, text: &str) -> i32 {
+        let mut a = a0;
+        let mut g = 0;
+        let last = text.len().saturating_sub(1);
+        for (k, b) in text.bytes().enumerate() {
+            a = self.ac.step(a, b);
+            g += self.gains[a as usize];
+            let row_move = matches!(
+                Command::decode(b as char),
+                crate::engine::Decoded::Command(c) if !c.is_descent()
+            );
+            if k < last && row_move {
+                g -= 1;
+            }
+        }
+        g + self.terminal[a as usize]
+    }
+
+    /// A path whose exact value is at least `target`, found depth first: only the children
+    /// whose bound reaches it are tried (no other can lead to such a path), the best bound
+    /// first, then those that earned more so far, then in the order of [`Walk::children`];
+    /// backtracking from dead ends (a position the row has visited, which the programme's
+    /// relaxation allowed). An exact state entered again with no more earned than before is not
+    /// searched again: it can find nothing the first time did not. [`Miss::Exhausted`] when no
+    /// such path exists, [`Miss::Limit`] past `limit` nodes.
     pub(super) fn at_bound(
         &self,
         a0: Node,
-        slack: i32,
+        target: i32,
         limit: usize,
         expanded: &mut usize,
-    ) -> Option<String> {
-        let root = self.root(a0)?;
-        let target = self.vals.at(root.i as usize, FRESH, a0 as usize) - slack;
+    ) -> Result<String, Miss> {
+        let root = self.root(a0).ok_or(Miss::Exhausted)?;
         let mut nodes = vec![root];
         // Per level: the children still to try, the next one last.
         let mut stack: Vec<Vec<SearchNode>> = Vec::new();
@@ -230,10 +288,10 @@ impl<V: Bound> Walk<'_, V> {
         let mut at = 0u32;
         loop {
             if nodes[at as usize].done {
-                return Some(rebuild(&nodes, at));
+                return Ok(rebuild(&nodes, at));
             }
             if nodes.len() > limit {
-                return None;
+                return Err(Miss::Limit);
             }
             *expanded += 1;
             self.row(&nodes, at, &mut row);
@@ -254,7 +312,7 @@ impl<V: Bound> Walk<'_, V> {
             }
             stack.push(level);
             loop {
-                let level = stack.last_mut()?;
+                let level = stack.last_mut().ok_or(Miss::Exhausted)?;
                 if let Some(child) = level.pop() {
                     nodes.push(child);
                     at = nodes.len() as u32 - 1;
@@ -300,6 +358,15 @@ impl<V: Bound> Walk<'_, V> {
     }
 }
 
+/// Why [`Walk::at_bound`] found no path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Miss {
+    /// None reaches the target.
+    Exhausted,
+    /// The search ran out of nodes first.
+    Limit,
+}
+
 /// The slacks below the programme's bound the walk searches at, one after the other (see
 /// [`Walk::at_bound`]): the bound is often reached or missed by a row move or two (a position
 /// the relaxation let a walk visit twice), else by part of a phrase.
@@ -327,14 +394,107 @@ pub(super) fn rebuild(nodes: &[SearchNode], mut i: u32) -> String {
     String::from_utf8(out).expect("command characters are ASCII")
 }
 
-/// Search expansions the A* search of one unit may spend per compact state of its region...
-pub(super) const BUDGET_PER_STATE: usize = 64;
-/// ...and besides, whatever the region's size.
-pub(super) const BUDGET_BASE: usize = 4096;
+#[cfg(test)]
+mod tests {
+    use super::super::brute::{random_phrases, region_of, tiny_case, Brute};
+    use super::super::kernel::FastProgramme;
+    use super::super::region::Bufs;
+    use super::super::rounds::Programme;
+    use super::super::SCALE;
+    use super::*;
+    use crate::encode::test_util::target_of;
+    use crate::engine::Game;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
 
-/// The A* search's budget for a unit whose region has `states` compact states: a few dozen
-/// expansions per state, so that it grows with the unit's freedom. Past it the walk falls back
-/// to the depth-first search, which is given as many nodes (see [`Walk::search`]).
-pub(super) fn search_budget(states: usize) -> usize {
-    BUDGET_PER_STATE * states + BUDGET_BASE
+    /// On tiny boards, against the slow twin ([`Brute`]): the walk under the fast programme's
+    /// values finds the best valid path (without a corridor; with one, a valid path no better
+    /// than the best), the values bound every path from above, and the depth-first search
+    /// finds a valid path as well; some cases need a search below the bound.
+    #[test]
+    fn the_walk_finds_the_best_valid_path_on_tiny_boards() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        let mut checked = 0;
+        let mut rotating = 0;
+        let mut skipped = 0;
+        let mut searched_below = 0;
+        for case in 0..1500 {
+            let Some((json, p, tables, lock)) = tiny_case(&mut rng) else {
+                continue;
+            };
+            let sp = &tables.spaces[0];
+            let phrases = random_phrases(&mut rng);
+            let ac = Automaton::new(&phrases);
+            let values_of: Vec<i32> = phrases.iter().map(|s| 2 * s.len() as i32 * SCALE).collect();
+            let gains = ac.gains(&values_of);
+            let terminal: Vec<i32> = (0..ac.len()).map(|_| rng.gen_range(0..3) * SCALE).collect();
+            let mut bufs = Bufs::default();
+            let corridor = if rng.gen_bool(0.3) { Some(1) } else { None };
+            let region = region_of(sp, &p, &lock, corridor, &mut bufs).unwrap_or_else(|| {
+                panic!("case {case}: {json} lock {lock:?} corridor {corridor:?}")
+            });
+            let mut programme = FastProgramme::default();
+            let vals = programme.value(sp, &region, &ac, &gains, &terminal);
+            let walk = Walk {
+                sp,
+                region: &region,
+                vals,
+                ac: &ac,
+                gains: &gains,
+                terminal: &terminal,
+            };
+            let mut stats = CharStats::default();
+            let text = walk
+                .search(0, 1 << 20, &mut stats)
+                .unwrap_or_else(|| panic!("case {case}: no path"));
+            searched_below += stats.exact_misses.min(1);
+            let game = Game::new(&p, 0);
+            let target = target_of(sp, &lock);
+            let mut brute = Brute {
+                ac: &ac,
+                gains: &gains,
+                first: &[],
+                terminal: &terminal,
+                target,
+                memo: HashMap::new(),
+                aborted: false,
+            };
+            let got = brute.score(&game, &text);
+            // The region of a corridor may leave the best path out; the walk is then only
+            // valid, never better than the brute.
+            let (best, best_text) =
+                brute.best_text(&game, &[(game.piece().unwrap().pivot.x, 0)], 0, 0);
+            if brute.aborted {
+                skipped += 1;
+                continue;
+            }
+            if corridor.is_none() {
+                assert_eq!(
+                    got, best,
+                    "case {case}: {json}\nphrases {phrases:?} lock {lock:?} terminal {terminal:?}\nwalk {text:?} slow twin {best_text:?} value at spawn {}",
+                    vals.at(region.spawn as usize, FRESH, 0)
+                );
+                // The values bound every path from above.
+                assert!(
+                    vals.at(region.spawn as usize, FRESH, 0) >= best,
+                    "case {case}"
+                );
+            } else {
+                assert!(got <= best, "case {case}");
+            }
+            // The depth-first search finds a valid path as well.
+            let dfs = walk.depth_first(0, usize::MAX).expect("a path exists");
+            assert!(brute.score(&game, &dfs) <= best);
+            checked += 1;
+            rotating += sp.rotates() as usize;
+        }
+        eprintln!(
+            "{checked} cases checked, {rotating} rotating, {skipped} skipped as too big, \
+             {searched_below} searched below the bound"
+        );
+        assert!(
+            checked > 500 && rotating > 150 && skipped * 5 < checked,
+            "{checked} cases, {rotating} rotating, {skipped} skipped"
+        );
+    }
 }

@@ -1,18 +1,33 @@
-//! One plan being spelt: the backward pass over the units, then the forward walk unit after
-//! unit (see the module doc of [`super`]).
+//! The reference encoder's spelling of one plan: the backward pass over the units, then the
+//! forward walk unit after unit, A* walks.
 
-use super::first::{first_uses, FirstUses, SoFar};
-use super::heading::FRESH;
-use super::region::{Bufs, Region};
-use super::rounds::{Effort, UnitWalk, FIRST_USE_ROUNDS};
-use super::tables::{CharTables, Fresh, FreshAutomata};
-use super::values::{values, Slow, Values};
-use super::walk::{search_budget, Walk};
-use super::{fall_rows, possible, CharStats, KEEP_BYTES};
+use super::super::first::{first_uses, FirstUses, SoFar};
+use super::super::heading::FRESH;
+use super::super::region::{Bufs, Region};
+use super::super::rounds::{Effort, Search, UnitWalk, FIRST_USE_ROUNDS};
+use super::super::tables::{CharTables, Fresh, FreshAutomata};
+use super::super::walk::Walk;
+use super::super::{fall_rows, possible, CharStats};
+use super::programme::{values, Slow, SlowBufs, Values};
 use crate::encode::Encoder;
 use crate::engine::Board;
 use crate::plan::{Plan, UnitSpace};
 use std::time::Instant;
+
+/// Memory the encoder may keep the backward pass's values in, for the forward walk.
+const KEEP_BYTES: usize = 64 << 20;
+
+/// Search expansions the A* search of one unit may spend per compact state of its region...
+const BUDGET_PER_STATE: usize = 64;
+/// ...and besides, whatever the region's size.
+const BUDGET_BASE: usize = 4096;
+
+/// The A* search's budget for a unit whose region has `states` compact states: a few dozen
+/// expansions per state, so that it grows with the unit's freedom. Past it the walk falls back
+/// to the depth-first search, which is given as many nodes.
+pub(super) fn search_budget(states: usize) -> usize {
+    BUDGET_PER_STATE * states + BUDGET_BASE
+}
 
 /// What the backward pass leaves for the forward walk.
 #[derive(Default)]
@@ -32,6 +47,7 @@ pub(super) struct Backward {
 #[derive(Default)]
 pub(super) struct Scratch {
     pub(super) bufs: Bufs,
+    pub(super) slow: SlowBufs,
     /// The region and values of the unit in hand.
     pub(super) region: Region,
     pub(super) vals: Values,
@@ -73,7 +89,11 @@ impl Spelling<'_> {
         let (ct, n) = (self.ct, self.plan.placements.len());
         let rep = &ct.rep;
         let Scratch {
-            bufs, region, vals, ..
+            bufs,
+            slow,
+            region,
+            vals,
+            ..
         } = scratch;
         let mut back = Backward {
             gains: CharTables::gains(rep, &ct.rep_ids, |p| ct.repeat[p]),
@@ -91,7 +111,7 @@ impl Spelling<'_> {
             let key = self.plan.placements[u].lock.key;
             if region.build(sp, &free, key, ct.corridor, bufs) {
                 let (head, tail) = back.enter.split_at_mut(u + 1);
-                values(sp, region, rep, &back.gains, &tail[0], bufs, vals);
+                values(sp, region, rep, &back.gains, &tail[0], slow, vals);
                 stats.states += region.states.len();
                 let s0 = region.spawn as usize;
                 head[u] = (0..rep.len()).map(|a| vals.at(s0, FRESH, a)).collect();
@@ -132,10 +152,11 @@ impl Spelling<'_> {
         u: usize,
         fresh: &Fresh,
         uses: &FirstUses,
-        bufs: &mut Bufs,
+        bufs: (&mut Bufs, &mut SlowBufs),
         next: (&mut Region, &mut Values),
         stats: &mut CharStats,
     ) -> Option<Vec<i32>> {
+        let (bufs, slow) = bufs;
         let (next_region, next_vals) = next;
         let q = &self.plan.placements[u + 1];
         let nsp = self.space(u + 1);
@@ -157,7 +178,7 @@ impl Spelling<'_> {
             .map(|&r| self.back.enter[u + 2][r as usize])
             .collect();
         let gains = uses.next_gains(self.ct, &fresh.ac);
-        values(nsp, region, &fresh.ac, &gains, &after, bufs, next_vals);
+        values(nsp, region, &fresh.ac, &gains, &after, slow, next_vals);
         stats.states += region.states.len();
         let s0 = region.spawn as usize;
         Some(
@@ -183,6 +204,7 @@ impl Spelling<'_> {
         let key = self.plan.placements[u].lock.key;
         let Scratch {
             bufs,
+            slow,
             region,
             vals,
             next_region,
@@ -207,7 +229,7 @@ impl Spelling<'_> {
             let vals = match kept_vals {
                 Some(v) => v,
                 None => {
-                    values(sp, region, &ct.rep, &self.back.gains, terminal, bufs, vals);
+                    values(sp, region, &ct.rep, &self.back.gains, terminal, slow, vals);
                     stats.states += region.states.len();
                     &*vals
                 }
@@ -220,7 +242,7 @@ impl Spelling<'_> {
                 gains: &self.back.gains,
                 terminal,
             };
-            return walk.search(so_far.rep, 0, budget, stats);
+            return walk.astar_search(so_far.rep, budget, stats);
         }
         let f = fresh.get(self.encoder.table, ct, &uses.ids);
         // The terminal values: the backward pass's, raised by what the next unit makes of a
@@ -232,7 +254,7 @@ impl Spelling<'_> {
             .collect();
         if !uses.spans.is_empty() {
             let next = (next_region, next_vals);
-            if let Some(span) = self.span_values(u, f, &uses, bufs, next, stats) {
+            if let Some(span) = self.span_values(u, f, &uses, (bufs, slow), next, stats) {
                 for (t, v) in terminal.iter_mut().zip(span) {
                     if possible(v) {
                         *t = (*t).max(v);
@@ -248,12 +270,11 @@ impl Spelling<'_> {
             terminal: &terminal,
         };
         let effort = Effort {
-            exact: 0,
-            budget,
+            search: Search::AStar { budget },
             rounds: FIRST_USE_ROUNDS,
             deadline: self.deadline,
         };
-        let mut programme = Slow { bufs, vals };
+        let mut programme = Slow { bufs: slow, vals };
         unit.best(
             f.of_full[so_far.full as usize],
             effort,

@@ -1,9 +1,9 @@
-//! The programme's values of one unit over (state, heading, automaton node): the bound the walk
-//! searches under (see the module doc of [`super`]).
+//! The reference encoder's programme: the values of one unit over (state, heading, automaton
+//! node), each row settled by a work list of states valued again whole.
 
-use super::heading::{self, CCW, CW, EAST, FRESH, WEST};
-use super::region::{Bufs, Region};
-use super::{NONE, ROW_MOVES};
+use super::super::heading::{self, CCW, CW, EAST, FRESH, WEST};
+use super::super::region::Region;
+use super::super::NONE;
 use crate::encode::automaton::{Automaton, Node};
 use crate::encode::NEG;
 use crate::engine::Command;
@@ -12,13 +12,35 @@ use crate::work::Op;
 
 /// The programme's values of one unit: `vals[(i * ctxs + ctx) * nodes + a]`.
 #[derive(Debug, Default)]
-pub(super) struct Values {
-    pub(super) vals: Vec<i32>,
-    pub(super) ctxs: usize,
+pub(in crate::encode::chars) struct Values {
+    pub(in crate::encode::chars) vals: Vec<i32>,
+    pub(in crate::encode::chars) ctxs: usize,
     pub(super) nodes: usize,
 }
 
-impl super::walk::Bound for Values {
+/// The row moves and the heading each leaves.
+const ROW_MOVES: [(Command, usize); 4] = [
+    (Command::W, WEST),
+    (Command::E, EAST),
+    (Command::CW, CW),
+    (Command::CCW, CCW),
+];
+
+/// The programme's reusable buffers.
+#[derive(Debug, Default)]
+pub(in crate::encode::chars) struct SlowBufs {
+    base: Vec<i32>,
+    t: [Vec<i32>; 4],
+    common: Vec<i32>,
+    cand: Vec<i32>,
+    preds: Vec<Vec<u32>>,
+    queue: std::collections::VecDeque<u32>,
+    queued: Vec<bool>,
+    /// States taken off the row work lists, summed.
+    pub(super) pops: usize,
+}
+
+impl super::super::walk::Bound for Values {
     fn at(&self, i: usize, ctx: usize, a: usize) -> i32 {
         Values::at(self, i, ctx, a)
     }
@@ -26,16 +48,16 @@ impl super::walk::Bound for Values {
 
 impl Values {
     #[inline]
-    pub(super) fn at(&self, i: usize, ctx: usize, a: usize) -> i32 {
+    pub(in crate::encode::chars) fn at(&self, i: usize, ctx: usize, a: usize) -> i32 {
         self.vals[(i * self.ctxs + ctx) * self.nodes + a]
     }
 }
 
 /// The transitions of an automaton for one command as `(node, next node, gain of entering it)`,
 /// gains included, so that the inner loops of the programme are flat.
-pub(super) type Triples = Vec<(u16, u16, i32)>;
+type Triples = Vec<(u16, u16, i32)>;
 
-pub(super) fn triples(ac: &Automaton, gains: &[i32], c: Command, penalty: i32) -> Triples {
+fn triples(ac: &Automaton, gains: &[i32], c: Command, penalty: i32) -> Triples {
     let mut t = Vec::new();
     for a in 0..ac.len() {
         for &(a2, _) in ac.edges(a as Node, c) {
@@ -47,7 +69,7 @@ pub(super) fn triples(ac: &Automaton, gains: &[i32], c: Command, penalty: i32) -
 
 /// `t[a] = max(t[a], vn[a2] + g)` over the transitions.
 #[inline]
-pub(super) fn gather_max(t: &mut [i32], trip: &[(u16, u16, i32)], vn: &[i32]) {
+fn gather_max(t: &mut [i32], trip: &[(u16, u16, i32)], vn: &[i32]) {
     for &(a, a2, g) in trip {
         let v = vn[a2 as usize] + g;
         let slot = &mut t[a as usize];
@@ -59,28 +81,21 @@ pub(super) fn gather_max(t: &mut [i32], trip: &[(u16, u16, i32)], vn: &[i32]) {
 
 /// `dst = max(dst, src)` element by element.
 #[inline]
-pub(super) fn max_into(dst: &mut [i32], src: &[i32]) {
+fn max_into(dst: &mut [i32], src: &[i32]) {
     for (d, &s) in dst.iter_mut().zip(src) {
         *d = (*d).max(s);
     }
 }
 
-/// Whether a value stands for a possible way on: impossible ones are [`NEG`] plus at most the
-/// gains of a path, far below this.
-#[inline]
-pub(super) fn possible(v: i32) -> bool {
-    v > NEG / 2
-}
-
 /// Computes the values of a region: `gains` per node (scaled), `terminal` per node (scaled, the
 /// value of the game after the lock when the lock leaves the automaton in that node).
-pub(super) fn values(
+pub(in crate::encode::chars) fn values(
     sp: &UnitSpace,
     region: &Region,
     ac: &Automaton,
     gains: &[i32],
     terminal: &[i32],
-    bufs: &mut Bufs,
+    bufs: &mut SlowBufs,
     out: &mut Values,
 ) {
     let na = ac.len();
@@ -224,13 +239,13 @@ pub(super) fn values(
     }
 }
 
-/// The programme of [`values`] for [`super::rounds::UnitWalk::best`]: the reference encoder's.
-pub(super) struct Slow<'a> {
-    pub(super) bufs: &'a mut Bufs,
+/// The programme of [`values`] for [`super::super::rounds::UnitWalk::best`].
+pub(in crate::encode::chars) struct Slow<'a> {
+    pub(super) bufs: &'a mut SlowBufs,
     pub(super) vals: &'a mut Values,
 }
 
-impl super::rounds::Programme for Slow<'_> {
+impl super::super::rounds::Programme for Slow<'_> {
     type Out = Values;
     fn value(
         &mut self,
