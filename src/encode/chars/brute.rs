@@ -156,7 +156,6 @@ pub(super) fn random_phrases(rng: &mut impl Rng) -> Vec<String> {
 
 /// A random problem of one unit on a board of 3 to 5 x 3 to 5 (its text too), and a lock
 /// of the unit on the initial board; `None` when the draw has no lock.
-
 pub(super) fn tiny_case(rng: &mut impl Rng) -> Option<(String, Problem, Tables, Lock)> {
     let (w, h) = (rng.gen_range(3..=5), rng.gen_range(3..=5));
     let unit = crate::testkit::random_unit(rng, 3, 0.4);

@@ -77,17 +77,18 @@ const LANES: usize = 8;
 /// An exception: a context node whose successors under a command differ from the root's. Its
 /// characters that lead where they lead the root reach some of the root's successors (`mask`);
 /// the others lead to successors of its own, usually one or two (`own`, padded with a context
-/// node no transition enters, which stays impossible), rarely more (`more`, in `edges`).
+/// node no transition enters, which stays impossible); a node with more has an exception per
+/// two of them, the second with no root successor.
 #[derive(Clone, Copy, Debug)]
 struct Exception {
-    cn: u32,
+    cn: u16,
     /// The bit of its class.
     class: u8,
     /// Per successor of the root under the command (in [`Kernel::root`] order): a bit when
     /// this node reaches it too.
     mask: u8,
-    own: [(u32, i32); 2],
-    more: (u32, u32),
+    own: [u16; 2],
+    gain: [i32; 2],
 }
 
 /// The offset that keeps a value from a context node it does not apply to: any value plus it
@@ -103,31 +104,43 @@ const ROW: [usize; 4] = [
     Command::CCW as usize,
 ];
 
-impl Kernel {
-    /// The kernel of automaton `ac` with node gains `gains` (scaled), `terminal` values per node
-    /// after a lock, for a unit that rotates or not.
-    pub fn new(ac: &Automaton, gains: &[i32], terminal: &[i32], rotates: bool) -> Kernel {
-        let na = ac.len();
-        // Each node's heading: the command of the character that enters it.
-        let mut heading = vec![FRESH as u8; na];
-        for a in 0..na {
-            for c in Command::ALL {
-                for &(a2, _) in ac.edges(a as u16, c) {
-                    if a2 != 0 {
-                        heading[a2 as usize] = heading::after(c) as u8;
-                    }
+/// Each node's heading: the command of the character that enters it (the root's is unused).
+fn headings(ac: &Automaton) -> Vec<u8> {
+    let mut heading = vec![FRESH as u8; ac.len()];
+    for a in 0..ac.len() {
+        for c in Command::ALL {
+            for &(a2, _) in ac.edges(a as u16, c) {
+                if a2 != 0 {
+                    heading[a2 as usize] = heading::after(c) as u8;
                 }
             }
         }
-        // The blocks: per class, its root, then its nodes, padded to whole vectors of
-        // [`LANES`] with context nodes no transition enters (they stay impossible), so that the
-        // raises below run on vector instructions alone; one such node at least, the target of
-        // an exception's missing successors.
+    }
+    heading
+}
+
+/// Where the context nodes lie: per class, its root, then its nodes; then padding to whole
+/// vectors of [`LANES`], context nodes no transition enters (they stay impossible), so that the
+/// raises run on vector instructions alone, one of them at least: the target of an exception's
+/// missing successors.
+struct Layout {
+    blocks: [(u32, u32); CLASSES],
+    /// Per node but the root: its context node.
+    cn_node: Vec<u32>,
+    /// Per context node: its class ([`CLASSES`] for the padding) and its node
+    /// (`usize::MAX` for the padding).
+    class_of: Vec<u8>,
+    node_of: Vec<usize>,
+    /// A padding context node.
+    pad: usize,
+}
+
+impl Layout {
+    fn new(heading: &[u8]) -> Layout {
+        let na = heading.len();
         let mut blocks = [(0u32, 0u32); CLASSES];
         let mut cn_node = vec![u32::MAX; na];
-        let mut class_of: Vec<u8> = Vec::new();
-        let mut node_of: Vec<usize> = Vec::new();
-        let mut dead = None;
+        let (mut class_of, mut node_of) = (Vec::new(), Vec::new());
         for (h, block) in blocks.iter_mut().enumerate() {
             let start = class_of.len() as u32;
             class_of.push(h as u8);
@@ -141,109 +154,61 @@ impl Kernel {
             }
             *block = (start, class_of.len() as u32);
         }
-        // The padding, in no class.
-        let want = (class_of.len() + 1).next_multiple_of(LANES);
-        while class_of.len() < want {
-            dead.get_or_insert(class_of.len());
+        let pad = class_of.len();
+        while class_of.len() < (pad + 1).next_multiple_of(LANES) {
             class_of.push(CLASSES as u8);
             node_of.push(usize::MAX);
         }
-        let pad = dead.expect("a padding context node");
-        let ncn = class_of.len();
-        let padding = |x: usize| node_of[x] == usize::MAX;
-        let class_bits: Vec<i32> = class_of.iter().map(|&h| 1 << h & 31).collect();
-        let node_cn = cn_node.clone();
-        let cn = |a2: u16, c: Command| -> u32 {
-            if a2 == 0 {
-                blocks[heading::after(c)].0
-            } else {
-                node_cn[a2 as usize]
-            }
-        };
-        let allows = |h: usize, c: Command| !heading::forbids(h, c);
-        let mut k = Kernel {
-            na,
-            ncn,
-            heading,
+        Layout {
             blocks,
             cn_node,
+            class_of,
+            node_of,
+            pad,
+        }
+    }
+
+    /// The context node a walk enters by command `c` into node `a2`.
+    fn cn(&self, a2: u16, c: Command) -> u32 {
+        if a2 == 0 {
+            self.blocks[heading::after(c)].0
+        } else {
+            self.cn_node[a2 as usize]
+        }
+    }
+
+    fn padding(&self, x: usize) -> bool {
+        self.node_of[x] == usize::MAX
+    }
+}
+
+impl Kernel {
+    /// The kernel of automaton `ac` with node gains `gains` (scaled), `terminal` values per node
+    /// after a lock, for a unit that rotates or not.
+    pub fn new(ac: &Automaton, gains: &[i32], terminal: &[i32], rotates: bool) -> Kernel {
+        let na = ac.len();
+        let heading = headings(ac);
+        let layout = Layout::new(&heading);
+        let mut k = Kernel {
+            na,
+            ncn: layout.class_of.len(),
+            heading,
+            blocks: layout.blocks,
+            cn_node: layout.cn_node.clone(),
             exc_mask: vec![0; na],
             node_exc: vec![[(0, 0); 6]; na],
+            class_bits: layout.class_of.iter().map(|&h| 1 << h & 31).collect(),
             ..Kernel::default()
         };
         for c in Command::ALL {
-            let ci = c as usize;
             let moves = rotates || !matches!(c, Command::CW | Command::CCW);
-            let pen = if c.is_descent() { 0 } else { 1 };
-            let mut exceptional = vec![false; na];
-            if moves {
-                k.root[ci] = ac
-                    .edges(0, c)
-                    .iter()
-                    .map(|&(a2, _)| (cn(a2, c), gains[a2 as usize] - pen))
-                    .collect();
-                for a in 1..na {
-                    // Exceptional when some character of the command leads elsewhere than
-                    // from the root.
-                    let differs = c
-                        .chars()
-                        .bytes()
-                        .any(|b| ac.step(a as u16, b) != ac.step(0, b));
-                    if !differs {
-                        continue;
-                    }
-                    exceptional[a] = true;
-                    let start = k.edges.len() as u32;
-                    for &(a2, _) in ac.edges(a as u16, c) {
-                        k.edges.push((cn(a2, c), gains[a2 as usize] - pen));
-                    }
-                    let end = k.edges.len() as u32;
-                    k.exc_mask[a] |= 1 << ci;
-                    k.node_exc[a][ci] = (start, end);
-                    let h = k.heading[a] as usize;
-                    if allows(h, c) {
-                        // Split its successors into the root's and its own.
-                        let roots: Vec<u16> = ac.edges(0, c).iter().map(|e| e.0).collect();
-                        let mut mask = 0u8;
-                        let mut own: Vec<(u32, i32)> = Vec::new();
-                        for &(a2, _) in ac.edges(a as u16, c) {
-                            match roots.iter().position(|&r| r == a2) {
-                                Some(j) => mask |= 1 << j,
-                                None => own.push((cn(a2, c), gains[a2 as usize] - pen)),
-                            }
-                        }
-                        let none = (pad as u32, 0);
-                        let more_start = k.edges.len() as u32;
-                        k.edges.extend(own.iter().skip(2));
-                        k.exc[ci].push(Exception {
-                            cn: k.cn_node[a],
-                            class: 1 << h,
-                            mask,
-                            own: [
-                                own.first().copied().unwrap_or(none),
-                                own.get(1).copied().unwrap_or(none),
-                            ],
-                            more: (more_start, k.edges.len() as u32),
-                        });
-                    }
-                }
-            }
-            k.off[ci] = (0..ncn)
-                .map(|x| {
-                    let takes = !padding(x)
-                        && moves
-                        && allows(class_of[x] as usize, c)
-                        && !exceptional[node_of[x]];
-                    if takes {
-                        0
-                    } else {
-                        OFF
-                    }
-                })
-                .collect();
-            k.takes[ci] = (0..ncn)
-                .filter(|&x| k.off[ci][x] == 0)
-                .fold(0, |m, x| m | (1 << class_of[x]) as u8);
+            let exceptional = if moves {
+                k.transitions(ac, gains, c, &layout)
+            } else {
+                vec![false; na]
+            };
+            k.defaults(c, moves, &exceptional, &layout);
+            let ci = c as usize;
             k.node_lock[ci] = (0..na)
                 .map(|a| {
                     ac.edges(a as u16, c)
@@ -253,24 +218,100 @@ impl Kernel {
                         .unwrap_or(NEG)
                 })
                 .collect();
-            k.lock[ci] = (0..ncn)
+            k.lock[ci] = (0..k.ncn)
                 .map(|x| {
-                    if padding(x) {
+                    if layout.padding(x) {
                         NEG
                     } else {
-                        k.node_lock[ci][node_of[x]]
+                        k.node_lock[ci][layout.node_of[x]]
                     }
                 })
                 .collect();
         }
-        k.class_bits = class_bits;
         k
     }
 
-    /// Context nodes per state.
-    #[cfg(test)]
-    pub fn cnodes(&self) -> usize {
-        self.ncn
+    /// Command `c`'s transitions: the root's successors, and every node's whose differ from
+    /// them (its exceptions). Which nodes are exceptions, per node.
+    fn transitions(
+        &mut self,
+        ac: &Automaton,
+        gains: &[i32],
+        c: Command,
+        lay: &Layout,
+    ) -> Vec<bool> {
+        let ci = c as usize;
+        let pen = if c.is_descent() { 0 } else { 1 };
+        let edge = |a2: u16| (lay.cn(a2, c), gains[a2 as usize] - pen);
+        self.root[ci] = ac.edges(0, c).iter().map(|&(a2, _)| edge(a2)).collect();
+        let roots: Vec<u16> = ac.edges(0, c).iter().map(|e| e.0).collect();
+        // Exceptional when some character of the command leads elsewhere than from the root.
+        let exceptional: Vec<bool> = (0..ac.len())
+            .map(|a| {
+                a != 0
+                    && c.chars()
+                        .bytes()
+                        .any(|b| ac.step(a as u16, b) != ac.step(0, b))
+            })
+            .collect();
+        for a in (1..ac.len()).filter(|&a| exceptional[a]) {
+            let start = self.edges.len() as u32;
+            self.edges
+                .extend(ac.edges(a as u16, c).iter().map(|&(a2, _)| edge(a2)));
+            self.exc_mask[a] |= 1 << ci;
+            self.node_exc[a][ci] = (start, self.edges.len() as u32);
+            let h = self.heading[a] as usize;
+            if heading::forbids(h, c) {
+                continue;
+            }
+            // Its successors: the root's it reaches, and its own, two by two.
+            let mut mask = 0u8;
+            let mut own: Vec<(u32, i32)> = Vec::new();
+            for &(a2, _) in ac.edges(a as u16, c) {
+                match roots.iter().position(|&r| r == a2) {
+                    Some(j) => mask |= 1 << j,
+                    None => own.push(edge(a2)),
+                }
+            }
+            let none = (lay.pad as u32, 0);
+            let pairs = own.len().div_ceil(2).max(1);
+            for j in 0..pairs {
+                let (a0, a1) = (
+                    own.get(2 * j).copied().unwrap_or(none),
+                    own.get(2 * j + 1).copied().unwrap_or(none),
+                );
+                self.exc[ci].push(Exception {
+                    cn: self.cn_node[a] as u16,
+                    class: 1 << h,
+                    mask: if j == 0 { mask } else { 0 },
+                    own: [a0.0 as u16, a1.0 as u16],
+                    gain: [a0.1, a1.1],
+                });
+            }
+        }
+        exceptional
+    }
+
+    /// Which context nodes take the root's value for command `c` (a move when `moves`): those
+    /// whose heading allows it, of nodes no exception; as offsets, and their classes.
+    fn defaults(&mut self, c: Command, moves: bool, exceptional: &[bool], lay: &Layout) {
+        let ci = c as usize;
+        self.off[ci] = (0..self.ncn)
+            .map(|x| {
+                let takes = moves
+                    && !lay.padding(x)
+                    && !heading::forbids(lay.class_of[x] as usize, c)
+                    && !exceptional[lay.node_of[x]];
+                if takes {
+                    0
+                } else {
+                    OFF
+                }
+            })
+            .collect();
+        self.takes[ci] = (0..self.ncn)
+            .filter(|&x| self.off[ci][x] == 0)
+            .fold(0, |m, x| m | (1 << lay.class_of[x]) as u8);
     }
 
     /// The context node of automaton node `a` entered with heading `h` (`h` is the node's own
@@ -372,10 +413,27 @@ impl Kernel {
     /// classes that rose, as a mask.
     #[inline]
     fn apply(&self, c: usize, d: Option<i32>, vn: &[i32], vi: &mut [i32]) -> u8 {
+        if self.root[c].len() <= 4 {
+            self.apply_with::<16>(c, d, vn, vi)
+        } else {
+            self.apply_with::<64>(c, d, vn, vi)
+        }
+    }
+
+    /// [`Kernel::apply`] with a table of `B` subsets of the root's successors (at least
+    /// `2^successors`).
+    #[inline(always)]
+    fn apply_with<const B: usize>(
+        &self,
+        c: usize,
+        d: Option<i32>,
+        vn: &[i32],
+        vi: &mut [i32],
+    ) -> u8 {
         let mut rose = 0u8;
         // The best of the root's successors for every subset of them.
         let root = &self.root[c];
-        let mut best = [NEG; 64];
+        let mut best = [NEG; B];
         for (j, &(t, w)) in root.iter().enumerate() {
             let v = vn[t as usize] + w;
             let bit = 1 << j;
@@ -389,16 +447,9 @@ impl Kernel {
             }
         }
         for e in &self.exc[c] {
-            let [(t0, w0), (t1, w1)] = e.own;
-            let mut v = best[e.mask as usize]
-                .max(vn[t0 as usize] + w0)
-                .max(vn[t1 as usize] + w1);
-            if e.more.0 != e.more.1 {
-                v = v.max(best_of(
-                    &self.edges[e.more.0 as usize..e.more.1 as usize],
-                    vn,
-                ));
-            }
+            let v = best[e.mask as usize & (B - 1)]
+                .max(vn[e.own[0] as usize] + e.gain[0])
+                .max(vn[e.own[1] as usize] + e.gain[1]);
             let slot = &mut vi[e.cn as usize];
             if v > *slot {
                 *slot = v;
@@ -496,12 +547,12 @@ pub(super) fn values(
         let defs = &mut bufs.defs;
         defs.clear();
         defs.resize(len, [NEG; 4]);
-        for r in 0..len {
+        for (r, moves) in pending.iter_mut().enumerate() {
             for (j, &c) in row_cmds.iter().enumerate() {
                 let n = region.next[first + r][c];
                 if n != NONE && range.contains(&(n as usize)) {
                     preds[n as usize - first].push((r as u32) << 2 | j as u32);
-                    pending[r] |= 1 << j;
+                    *moves |= 1 << j;
                 }
             }
         }

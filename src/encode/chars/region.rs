@@ -275,7 +275,6 @@ pub(super) struct Bufs {
     pub(super) reach: Vec<u64>,
     pub(super) reach_bufs: crate::plan::ReachBufs,
     pub(super) alive: Vec<bool>,
-    pub(super) free: Vec<u64>,
     pub(super) bfs: Bfs,
 }
 

@@ -48,6 +48,7 @@ pub(super) struct Backward {
 pub(super) struct Scratch {
     pub(super) bufs: Bufs,
     pub(super) slow: SlowBufs,
+    pub(super) free: Vec<u64>,
     /// The region and values of the unit in hand.
     pub(super) region: Region,
     pub(super) vals: Values,
@@ -93,6 +94,7 @@ impl Spelling<'_> {
             slow,
             region,
             vals,
+            free: free_buf,
             ..
         } = scratch;
         let mut back = Backward {
@@ -106,8 +108,8 @@ impl Spelling<'_> {
                 return None;
             }
             let sp = self.space(u);
-            sp.free_map(&self.boards[u], &mut bufs.free);
-            let free = std::mem::take(&mut bufs.free);
+            sp.free_map(&self.boards[u], free_buf);
+            let free = std::mem::take(free_buf);
             let key = self.plan.placements[u].lock.key;
             if region.build(sp, &free, key, ct.corridor, bufs) {
                 let (head, tail) = back.enter.split_at_mut(u + 1);
@@ -124,7 +126,7 @@ impl Spelling<'_> {
                     back.saved[u] = Some((std::mem::take(region), std::mem::take(vals)));
                 }
             }
-            bufs.free = free;
+            *free_buf = free;
         }
         Some(back)
     }
@@ -210,6 +212,7 @@ impl Spelling<'_> {
             next_region,
             next_vals,
             fresh,
+            ..
         } = scratch;
         // The region: kept from the backward pass, or built again.
         let (region, kept_vals) = match &self.back.saved[u] {
@@ -293,8 +296,8 @@ impl Spelling<'_> {
         stats: &mut CharStats,
     ) -> String {
         let sp = self.space(u);
-        sp.free_map(&self.boards[u], &mut scratch.bufs.free);
-        let free = std::mem::take(&mut scratch.bufs.free);
+        sp.free_map(&self.boards[u], &mut scratch.free);
+        let free = std::mem::take(&mut scratch.free);
         let text = self
             .walk_unit(u, &free, so_far, scratch, stats)
             .unwrap_or_else(|| {
@@ -302,7 +305,7 @@ impl Spelling<'_> {
                 let key = self.plan.placements[u].lock.key;
                 crate::encode::plain_text(sp, &free, sp.spawn_state(), key, &mut scratch.bufs.bfs)
             });
-        scratch.bufs.free = free;
+        scratch.free = free;
         text
     }
 }
