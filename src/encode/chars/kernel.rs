@@ -4,7 +4,8 @@
 //! **Why it is exact.** Every node of the automaton but the root stands for a phrase prefix,
 //! whose last character belongs to one command; a walk that enters the node has just played that
 //! command, so its heading ([`super::heading`]) is the one that command leaves. The programme of
-//! [`super::values`] keeps a value per (state, heading, node), but only the pairs where the
+//! reference encoder (the tests' `reference::values`) keeps a value per (state, heading, node),
+//! but only the pairs where the
 //! heading is the node's own are ever reached, but for the root, which any command may enter.
 //! So a *context node* (cnode) is the root with one of the headings, or a node with its own:
 //! `5 + nodes - 1` of them instead of `5 x nodes`. The spawn alone is entered with the fresh
@@ -20,7 +21,7 @@
 //! rose are valued again. The fresh class, which only descents read, never sends a state of its
 //! own row back to work.
 //!
-//! Values are the same as [`super::values`] gives at every pair a walk can reach (tested on
+//! Values are the same as the reference's programme gives at every pair a walk can reach (tested on
 //! random boards and phrases, and on the sample problems' units).
 
 use super::heading::{self, FRESH};

@@ -9,17 +9,27 @@
 //! last move, the [`super::heading`] (fresh, W, E, CW, CCW), and forbids its reversal: for a unit
 //! that cannot rotate this is exact (it can only keep going one way along a row), for the others it
 //! is a relaxation (a walk such as E, CW, W, CCW returns to its start), so the values are upper
-//! bounds. The values are computed bottom-up, row by row, with sweeps along each row until they
+//! bounds. The values are computed bottom-up, row by row, by a work list along each row until they
 //! settle; every row move costs a tiny penalty, so that among equal scores the shorter walk wins
-//! and the values have no cycles.
+//! and the values have no cycles. The programme ([`kernel`]) keeps a value per (state, *context
+//! node*): an automaton node other than the root is entered by one command only, so it carries
+//! its heading, and only the root needs one value per heading.
 //!
 //! **Whole game.** A backward pass over the units gives, for each unit, the value of entering it
-//! at its spawn in each automaton node (the *terminal* values of the unit before). The forward
-//! walk then spells unit after unit: an A* search over exact states (visited positions of the
-//! row included) under the programme's values, which are admissible, finds the best path to the
-//! planned lock and the best locking character for what follows. Should the search exceed its
-//! budget, a depth-first search with backtracking finds a valid path under the same values, and
-//! as a last resort the plain shortest path is used: every unit always ends at its planned lock.
+//! at its spawn in each automaton node (the *terminal* values of the unit before; on wide boards
+//! computed within a narrower corridor than the walks'). The forward walk then spells unit after
+//! unit ([`spell`]): a search over exact states (visited positions of the row included) under the
+//! programme's values, which bound every exact path from above, finds the best path to the
+//! planned lock and the best locking character for what follows: depth first at the bound (where
+//! it is tight, the path is found after a few nodes per character), then below it until a path
+//! is found, and a bisection for the best ([`walk`]). Past its budget a valid path found depth
+//! first serves, and as a last resort the plain shortest path: every unit always ends at its
+//! planned lock.
+//!
+//! **The reference.** The encoder as it was before its fast programme (a value per heading and
+//! node, a work list of whole states, A* walks) is kept for the tests in `reference/`: the two
+//! spell the same plans to the same scores in all, game by game to within ties the walks break
+//! apart.
 //!
 //! **First uses.** The backward pass values repetitions only (2 x length per occurrence), on the
 //! automaton of the phrases; while a phrase is unused, the units that can spell it are re-valued
@@ -120,10 +130,11 @@ impl Encoder<'_> {
     /// by `opening.text` (the caller's promise: that text locks exactly them): only the rest is
     /// spelt, from the automaton's node after the opening and with its phrases counted as used.
     ///
-    /// The stages: the boards before each unit; the backward pass over the units after the
-    /// opening ([`Backward`]); the opening followed on the automata ([`SoFar`]); then unit after
-    /// unit, the phrases whose first use counts ([`FirstUses`]), their automaton
-    /// ([`FreshAutomata`]), the next unit's values for spans, and the walk with its fallbacks.
+    /// The stages ([`spell`]): the boards before each unit; the backward pass over the units
+    /// after the opening; the opening followed on the automata ([`SoFar`]); then unit after unit,
+    /// the phrases whose first use counts ([`first::FirstUses`]), their automaton
+    /// ([`tables::FreshAutomata`]), the next unit's values for spans, and the walk with its
+    /// fallbacks.
     pub fn encode_chars_after(
         &self,
         ct: &CharTables,

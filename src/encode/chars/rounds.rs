@@ -42,8 +42,8 @@ pub(super) struct Effort {
     pub(super) deadline: Option<Instant>,
 }
 
-/// A way to compute a unit's values for given node gains: the programme of [`super::values`]
-/// (the reference encoder's) or the fast one of [`super::kernel`].
+/// A way to compute a unit's values for given node gains: the fast programme of
+/// [`super::kernel`], or the reference encoder's (in the tests).
 pub(super) trait Programme {
     type Out: Bound;
     /// The values of `region` on automaton `ac` with node gains `gains` and `terminal` values.

@@ -2,10 +2,11 @@
 //! under the programme's values, which bound every exact path from above.
 //!
 //! Where the bound is tight (always for a unit that cannot rotate, and for most units that can),
-//! some path reaches it: [`Walk::exact_first`] follows the children that keep the bound, depth
-//! first, and finds one after a few nodes per character. Where it does not, or past its budget,
-//! [`Walk::astar`] finds the best exact path, and past its own budget [`Walk::depth_first`] a
-//! valid one.
+//! some path reaches it: [`Walk::at_bound`] follows the children that keep the bound, depth
+//! first, and finds one after a few nodes per character. Where it does not, [`Walk::search`]
+//! lowers the bound step by step until a path is found and bisects for the best; past its budget
+//! [`Walk::depth_first`] finds a valid one. (The reference encoder's walk, in the tests, is an
+//! A* search.)
 
 use super::automaton::Node;
 use super::heading::{self, FRESH};
