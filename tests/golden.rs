@@ -127,19 +127,23 @@ fn golden_runs_on_official_problems() {
             total: 13047,
             hash: 0xf5ad_3471_78d7_1530,
         },
+        // Re-pinned on branch i36-survival: every other attempt of a seed whose best game ends
+        // before its source does now plans with the survival system `survive` (problem 13,
+        // whose games all end after 11 or 12 of its 100 units: 5,218 -> 5,210; problem 11,
+        // whose first games end early on some seeds: 8,020 -> 8,099).
         Golden {
             label: "official_1_13_21",
             files: vec![p(1), p(13), p(21)],
             attempts: 4,
-            total: 13164,
-            hash: 0xd753_0d40_dce9_4da7,
+            total: 13156,
+            hash: 0xab66_778b_309c_f737,
         },
         Golden {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 8020,
-            hash: 0xd629_b6f9_9863_8330,
+            total: 8099,
+            hash: 0xb431_44e7_f24b_1823,
         },
     ];
     let wrong = check("official", &cases);

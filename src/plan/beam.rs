@@ -17,6 +17,13 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hash::{Hash, Hasher};
 
+/// With a state of the board counted ([`super::Weights::stateful`]), children made per unit
+/// of width before the beam keeps its width by their exact values.
+const RERANK: usize = 4;
+
+/// ... and at least this many (the greedy planner's candidates).
+const RERANK_LEAST: usize = 4;
+
 /// The shape of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BeamShape {
@@ -35,7 +42,11 @@ impl BeamShape {
 
 struct Node {
     sim: Sim,
+    /// The sum of its locks' scores, plus its board's weighted state ([`Node::state`]).
     value: f64,
+    /// Its board's weighted danger and sealed cells ([`super::stack`]): a state of the board,
+    /// held in `value` and replaced, not added to, by each lock.
+    state: f64,
     /// The valuer's carry after this node's last lock.
     carry: u32,
     /// Index of this node's step record in `steps`, or `usize::MAX` for the root.
@@ -97,17 +108,30 @@ fn plan_with(
             placement,
         });
     }
+    let weights = &cfg.weights;
+    let stacked = weights.stacked();
+    let map = &tables.stack;
+    let stateful = weights.stateful();
+    let mut stack_node = super::StackNode::default();
+    let state = if stateful {
+        map.state(&sim.board, weights, &tables.spaces, scratch)
+    } else {
+        0.0
+    };
     let mut beam = vec![Node {
         sim,
-        value: 0.0,
+        value: state,
+        state,
         carry: cfg.carry,
         step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
     }];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
     let mut truncated = false;
-    let mut children: Vec<(f64, usize, Lock, u32)> = Vec::new();
-    let mut scored: Vec<(f64, Lock, u32)> = Vec::new();
+    // A child: its value, its parent, the lock, the valuer's carry and the weighted state its
+    // lock adds (its value holds the parent's state plus that, until its board is made).
+    let mut children: Vec<(f64, usize, Lock, u32, f64)> = Vec::new();
+    let mut scored: Vec<(f64, Lock, u32, f64)> = Vec::new();
     let mut extra: Vec<(f64, u32)> = Vec::new();
     for (step, unit) in Source::new(seed, problem.source_length as u64, problem.units.len())
         .enumerate()
@@ -126,7 +150,18 @@ fn plan_with(
         } else {
             shape.width
         };
-        let branch = if width == 1 { 1 } else { shape.branch };
+        // With a state of the board counted, more children are made than kept: they are ranked
+        // by their boards' exact states, which their locks' features only approximate.
+        let made = if stateful {
+            (width * RERANK).max(RERANK_LEAST)
+        } else {
+            width
+        };
+        let branch = match (width, stateful) {
+            (1, false) => 1,
+            (1, true) => RERANK_LEAST,
+            _ => shape.branch,
+        };
         children.clear();
         let mut live = Vec::with_capacity(beam.len());
         for node in beam.drain(..) {
@@ -148,11 +183,22 @@ fn plan_with(
                 );
             }
             crate::work::add(Op::Feature, scratch.locks.len() as u64);
+            if stacked {
+                let holes = weights.sealed != 0.0 || weights.dead != 0.0;
+                map.node(&node.sim.board, holes, &mut stack_node);
+            }
             for (i, lock) in scratch.locks.iter().enumerate() {
                 let f = Features::of(&node.sim.board, space, lock.state, node.sim.ls_old);
-                let v = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
+                let mut v = f.score(weights);
+                let mut added = 0.0;
+                if stacked {
+                    let st = map.lock(&node.sim.board, space, lock.state, &mut stack_node);
+                    v += st.score(weights);
+                    added = st.state(weights);
+                }
+                let v = v + weights.noise * rng.gen::<f64>();
                 let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
-                scored.push((v + e, *lock, carry));
+                scored.push((v + e, *lock, carry, added));
             }
             let keep = branch.min(scored.len());
             if keep < scored.len() {
@@ -162,7 +208,7 @@ fn plan_with(
             children.extend(
                 scored[..keep]
                     .iter()
-                    .map(|&(v, l, c)| (node.value + v, parent, l, c)),
+                    .map(|&(v, l, c, d)| (node.value + v, parent, l, c, d)),
             );
             live.push(node);
         }
@@ -172,16 +218,24 @@ fn plan_with(
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = rustc_hash::FxHashSet::default();
         let board_words = (problem.height as u64 + 2) * (problem.width as u64 / 64 + 2);
-        for &(value, parent, lock, carry) in &children {
-            if beam.len() == width {
+        for &(value, parent, lock, carry, added) in &children {
+            if beam.len() == made {
                 break;
             }
             crate::work::add(Op::ChildWord, board_words);
             let mut sim = live[parent].sim.clone();
             sim.lock(problem, unit, lock.state);
-            if width > 1 && !seen.insert(board_hash(&sim)) {
+            if made > 1 && !seen.insert(board_hash(&sim)) {
                 continue;
             }
+            // The child was ranked by its parent's state plus what its lock adds; its board's
+            // own replaces them (lower where the lock cleared rows).
+            let (value, state) = if stateful {
+                let state = map.state(&sim.board, weights, &tables.spaces, scratch);
+                (value - live[parent].state - added + state, state)
+            } else {
+                (value, 0.0)
+            };
             steps.push(Step {
                 parent: live[parent].step,
                 placement: Placement { unit, lock },
@@ -189,9 +243,14 @@ fn plan_with(
             beam.push(Node {
                 sim,
                 value,
+                state,
                 carry,
                 step: steps.len() - 1,
             });
+        }
+        if beam.len() > width {
+            beam.sort_by(|a, b| b.value.total_cmp(&a.value));
+            beam.truncate(width);
         }
     }
     // The best game: the longest, then the highest valued (a game that ended early placed fewer

@@ -139,6 +139,8 @@ impl<'a> Executor<'a> {
             None => (workers / seeds.len().max(1)).max(1),
         };
         let spells = !cfg.table.phrases.is_empty();
+        // The survival systems come last ([`SolveConfig::order_systems`]).
+        let survival = cfg.survival_systems();
         let setups: Vec<SeedSetup> = seeds
             .iter()
             .map(|s| {
@@ -154,7 +156,8 @@ impl<'a> Executor<'a> {
                     source,
                     lanes,
                     spells,
-                    systems: cfg.systems.len(),
+                    systems: cfg.systems.len() - survival,
+                    survival,
                     max_width: max_width.max(1),
                     size: problems[s.problem].weight(),
                     attempts,

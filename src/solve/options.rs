@@ -94,6 +94,10 @@ pub struct SearchOptions {
     /// The least seconds between two offers of a seed's improvements to the store (the last
     /// one is always offered at the end of the run).
     pub store_interval: f64,
+    /// The scoring systems (by name) made to keep games alive ([`crate::plan::stack`]): while a
+    /// seed's best game ends before its source does, every other attempt plans with them; they
+    /// stay out of the cycle and the ranking of the systems otherwise.
+    pub survival_systems: Vec<String>,
 }
 
 /// The compiled-in options.

@@ -24,7 +24,10 @@
 //!   the last round of fresh games found a better game, when the best game ends before the
 //!   source does (wider beams survive longer), or, for a cheap beam, after
 //!   [`SearchOptions::patience`] rounds at its width ([`widens`]). Cheap and dear are measured
-//!   against the work already spent on the seed ([`SearchOptions::dear_share`]).
+//!   against the work already spent on the seed ([`SearchOptions::dear_share`]). While the best
+//!   game ends before the source does, every other attempt plans with the survival systems
+//!   ([`SearchOptions::survival_systems`], numbered after the others, which they never join in
+//!   the cycle or the ranking).
 //! - **Screen**: a plan's score is predicted before it is spelt (its move score is exact, its
 //!   power follows its descents at the rate of the best game spelt), so where spelling costs
 //!   more than planning an attempt makes several plans and spells the best predicted, and none
@@ -232,8 +235,11 @@ pub struct SeedSetup {
     pub lanes: usize,
     /// Whether any phrase is to be spelt.
     pub spells: bool,
-    /// Scoring systems to plan with.
+    /// Scoring systems to cycle through and rank.
     pub systems: usize,
+    /// Survival systems, numbered after those: every other attempt plans with them while the
+    /// best game ends before the source does.
+    pub survival: usize,
     /// The widest beam memory allows.
     pub max_width: usize,
     /// The order of quick answers: the smallest first.
@@ -434,7 +440,7 @@ fn cut_of(id: GameId, units: usize, span: usize) -> usize {
 impl SeedState {
     fn new(setup: SeedSetup) -> SeedState {
         SeedState {
-            record: vec![(0, 0); setup.systems],
+            record: vec![(0, 0); setup.systems + setup.survival],
             setup,
             games: Vec::new(),
             best: 0,
@@ -724,7 +730,7 @@ impl SeedState {
         let tries = self.tries(c, w, rate, o);
         let base = cuts.map(|_| &self.games[0]);
         let dear = self.cost(c, w, rate, o).total() > o.dear_share * self.spent;
-        let rank = rank_systems(&self.record);
+        let rank = rank_systems(&self.record[..self.setup.systems]);
         // A plan predicted to score clearly less than the best game is not spelt, where
         // spelling costs at least as much as planning (elsewhere skipping it saves little, and
         // on a small board, where the phrases' first uses make much of the power, the
@@ -754,7 +760,13 @@ impl SeedState {
                 // the best systems: problem 24 fits few rounds of whole games, and a cycle gave
                 // its best system (13 % above the others) one game of four.
                 let ranked = w >= o.wide || (dear && (n > 1 || id.is_multiple_of(2)));
-                let system = if ranked {
+                // While the best game dies early, every other attempt goes to the systems made
+                // to keep games alive (problem 18: the other systems' width-16 beams play 20 to
+                // 49 % of its source).
+                let survive = self.setup.survival > 0 && !self.whole() && id.is_multiple_of(2);
+                let system = if survive {
+                    self.setup.systems + (id as usize / 2) % self.setup.survival
+                } else if ranked {
                     rank[j % rank.len()]
                 } else {
                     id as usize % self.setup.systems
