@@ -38,6 +38,25 @@ impl BeamShape {
         width: 1,
         branch: 1,
     };
+
+    /// The partial games kept, the children made and the locks expanded per partial game at
+    /// one unit: a `narrow` beam keeps one. With a state of the board counted (`stateful`),
+    /// more children are made than kept: they are ranked by their boards' exact states, which
+    /// their locks' features only approximate.
+    fn at(&self, narrow: bool, stateful: bool) -> (usize, usize, usize) {
+        let width = if narrow { 1 } else { self.width };
+        let made = if stateful {
+            (width * RERANK).max(RERANK_LEAST)
+        } else {
+            width
+        };
+        let branch = match (width, stateful) {
+            (1, false) => 1,
+            (1, true) => RERANK_LEAST,
+            _ => self.branch,
+        };
+        (width, made, branch)
+    }
 }
 
 struct Node {
@@ -97,7 +116,6 @@ fn plan_with(
     mut valuer: Option<&mut dyn LockValuer>,
     scratch: &mut Scratch,
 ) -> Plan {
-    let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
     let mut steps: Vec<Step> = Vec::new();
     // The prefix, replayed: the beam starts from its last step.
     let mut sim = Sim::new(problem);
@@ -109,10 +127,15 @@ fn plan_with(
         });
     }
     let weights = &cfg.weights;
-    let stacked = weights.stacked();
     let map = &tables.stack;
     let stateful = weights.stateful();
-    let mut stack_node = super::StackNode::default();
+    let mut scorer = LockScorer {
+        weights,
+        map,
+        stacked: weights.stacked(),
+        node: super::StackNode::default(),
+        rng: Pcg64Mcg::seed_from_u64(cfg.rng_seed),
+    };
     let state = if stateful {
         map.state(&sim.board, weights, &tables.spaces, scratch)
     } else {
@@ -142,26 +165,10 @@ fn plan_with(
             break;
         }
         let space = &tables.spaces[unit];
-        let width = if cfg
+        let narrow = cfg
             .narrow_at
-            .is_some_and(|t| std::time::Instant::now() >= t)
-        {
-            1
-        } else {
-            shape.width
-        };
-        // With a state of the board counted, more children are made than kept: they are ranked
-        // by their boards' exact states, which their locks' features only approximate.
-        let made = if stateful {
-            (width * RERANK).max(RERANK_LEAST)
-        } else {
-            width
-        };
-        let branch = match (width, stateful) {
-            (1, false) => 1,
-            (1, true) => RERANK_LEAST,
-            _ => shape.branch,
-        };
+            .is_some_and(|t| std::time::Instant::now() >= t);
+        let (width, made, branch) = shape.at(narrow, stateful);
         children.clear();
         let mut live = Vec::with_capacity(beam.len());
         for node in beam.drain(..) {
@@ -183,23 +190,7 @@ fn plan_with(
                 );
             }
             crate::work::add(Op::Feature, scratch.locks.len() as u64);
-            if stacked {
-                let holes = weights.sealed != 0.0 || weights.dead != 0.0;
-                map.node(&node.sim.board, holes, &mut stack_node);
-            }
-            for (i, lock) in scratch.locks.iter().enumerate() {
-                let f = Features::of(&node.sim.board, space, lock.state, node.sim.ls_old);
-                let mut v = f.score(weights);
-                let mut added = 0.0;
-                if stacked {
-                    let st = map.lock(&node.sim.board, space, lock.state, &mut stack_node);
-                    v += st.score(weights);
-                    added = st.state(weights);
-                }
-                let v = v + weights.noise * rng.gen::<f64>();
-                let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
-                scored.push((v + e, *lock, carry, added));
-            }
+            scorer.score(&node.sim, space, &scratch.locks, &extra, &mut scored);
             let keep = branch.min(scored.len());
             if keep < scored.len() {
                 scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
@@ -253,8 +244,13 @@ fn plan_with(
             beam.truncate(width);
         }
     }
-    // The best game: the longest, then the highest valued (a game that ended early placed fewer
-    // units, which the value does not see).
+    best_plan(&beam, &ended, &steps, truncated)
+}
+
+/// The best game: the longest, then the highest valued (a game that ended early placed fewer
+/// units, which the value does not see), among the partial games of the beam and those that
+/// ended.
+fn best_plan(beam: &[Node], ended: &[Node], steps: &[Step], truncated: bool) -> Plan {
     let depth = |n: &Node| {
         let mut d = 0;
         let mut s = n.step;
@@ -282,6 +278,52 @@ fn plan_with(
         placements,
         move_score: best.sim.move_score,
         truncated,
+    }
+}
+
+/// Scores the locks of one partial game: the heuristic's features, the stack evaluation where
+/// the weights count it, the tie-breaking noise (one draw per lock, in order) and the valuer's
+/// value.
+struct LockScorer<'a> {
+    weights: &'a super::Weights,
+    map: &'a super::StackMap,
+    /// Whether the weights count the stack evaluation.
+    stacked: bool,
+    /// What the stack evaluation knows of the partial game's board.
+    node: super::StackNode,
+    rng: Pcg64Mcg,
+}
+
+impl LockScorer<'_> {
+    /// Fills `out` with each of `locks`'s value, the lock, the valuer's carry (from `extra`,
+    /// the valuer's value and carry per lock, empty without one) and the weighted state the
+    /// lock adds to `sim`'s board.
+    fn score(
+        &mut self,
+        sim: &Sim,
+        space: &super::UnitSpace,
+        locks: &[Lock],
+        extra: &[(f64, u32)],
+        out: &mut Vec<(f64, Lock, u32, f64)>,
+    ) {
+        let w = self.weights;
+        if self.stacked {
+            let holes = w.sealed != 0.0 || w.dead != 0.0;
+            self.map.node(&sim.board, holes, &mut self.node);
+        }
+        for (i, lock) in locks.iter().enumerate() {
+            let f = Features::of(&sim.board, space, lock.state, sim.ls_old);
+            let mut v = f.score(w);
+            let mut added = 0.0;
+            if self.stacked {
+                let st = self.map.lock(&sim.board, space, lock.state, &mut self.node);
+                v += st.score(w);
+                added = st.state(w);
+            }
+            let v = v + w.noise * self.rng.gen::<f64>();
+            let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
+            out.push((v + e, *lock, carry, added));
+        }
     }
 }
 
