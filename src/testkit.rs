@@ -1,8 +1,11 @@
-//! Random problems for property tests (the library's unit tests and the integration tests share
-//! them): small boards, units grown by a random walk, pivots on or off their cells. Not part of
-//! the tool; it only writes problem JSON, which the engine then validates like any input.
+//! Problems for tests (the library's unit tests and the integration tests share them): random
+//! ones for property tests (small boards, units grown by a random walk, pivots on or off their
+//! cells), and the small fixed boards several modules' tests play on. Not part of the tool; it
+//! writes problem JSON, which the engine then validates like any input.
 
+use crate::engine::Problem;
 use rand::Rng;
+use std::path::Path;
 
 /// A unit as JSON: 1 to `max_cells` cells grown by a random walk from the origin (rightwards
 /// and downwards, so coordinates stay non-negative), the pivot one of its cells or, with
@@ -82,4 +85,23 @@ pub fn random_problem(
         source_length as i64,
         &seeds,
     )
+}
+
+/// The problem of [`problem_json`] with source length 5 and seed 0, parsed: a `w` x `h` board
+/// with `units` (JSON text, several separated by commas) and the `filled` cells.
+pub fn problem(w: i64, h: i64, units: &str, filled: &[(i64, i64)]) -> Problem {
+    let json = problem_json((w, h), &[units.to_string()], filled, 5, &[0]);
+    Problem::from_json(&json, Path::new("t.json")).expect("a valid test problem")
+}
+
+/// Problem 7 of the viewer's tests: a 5 x 6 board with a two-cell unit and a single cell, a
+/// nearly full bottom row, seeds 0 and 3, and `source_length` units.
+pub fn two_unit_problem(source_length: u32) -> Problem {
+    let json = format!(
+        r#"{{"id":7,"width":5,"height":6,"sourceLength":{source_length},"sourceSeeds":[0,3],
+        "filled":[{{"x":0,"y":5}},{{"x":1,"y":5}},{{"x":3,"y":5}},{{"x":4,"y":5}}],
+        "units":[{{"members":[{{"x":0,"y":0}},{{"x":1,"y":0}}],"pivot":{{"x":0,"y":0}}}},
+                 {{"members":[{{"x":0,"y":0}}],"pivot":{{"x":0,"y":0}}}}]}}"#
+    );
+    Problem::from_json(&json, Path::new("t.json")).expect("a valid test problem")
 }

@@ -148,7 +148,8 @@ mod tests {
                     prop_assert!(deadline(Instant::now(), t).is_ok());
                     // The time kept back never exceeds the budget, so the end is never before the start.
                     let start = Instant::now();
-                    let end = deadline(start, t).unwrap() - contest::reserve(t);
+                    let o = crate::solve::SearchOptions::default();
+                    let end = deadline(start, t).unwrap() - crate::solve::budget::reserve(t, &o);
                     prop_assert!(end >= start);
                 }
                 prop_assert!(a.memory.is_none_or(|m| (1..=MAX_MEMORY_MB).contains(&m)));

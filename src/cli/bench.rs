@@ -6,6 +6,7 @@
 use crate::engine::Problem;
 use crate::error::Result;
 use crate::io::load_problems;
+use crate::solve::budget;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -266,7 +267,7 @@ fn bench_budget(
     for (_, problem) in loaded.iter() {
         let start = Instant::now();
         // The same share of the budget that play_icfp2015 keeps back for its output.
-        let end = crate::cli::args::deadline(start, time)? - crate::cli::contest::reserve(time);
+        let end = crate::cli::args::deadline(start, time)? - budget::reserve(time, search);
         let probs: Vec<&Problem> = vec![problem];
         let results = crate::cli::solve::solve_on_pool(
             &probs,
@@ -278,7 +279,7 @@ fn bench_budget(
                 search: Some((*search).clone()),
                 virtual_seconds: args.virtual_time.then_some(time),
                 // As play_icfp2015 -t would: its reserve on a clock, none on a virtual one.
-                checkpoints: crate::cli::contest::checkpoints(time, !args.virtual_time),
+                checkpoints: budget::checkpoints(time, !args.virtual_time, search),
                 ..Default::default()
             },
             &crate::solve::Silent,

@@ -6,11 +6,12 @@
 
 use crate::engine::{Phrases, Problem};
 use crate::io::{expand_problem_paths, solutions_to_json};
+use crate::solve::{budget, SearchOptions};
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Seconds per problem file when no -t is given.
 pub const DEFAULT_SECONDS_PER_PROBLEM: f64 = 10.0;
@@ -38,37 +39,6 @@ pub struct Args {
     /// A phrase of power (repeatable). Without any, no phrase is spelt.
     #[arg(short = 'p', value_name = "PHRASE", allow_hyphen_values = true)]
     pub phrases: Vec<String>,
-}
-
-/// Time kept back for writing the output and exiting.
-pub fn reserve(total: f64) -> Duration {
-    Duration::from_secs_f64((0.15 + 0.03 * total).min(1.0).min(total / 4.0))
-}
-
-/// The budgets a user commonly gives (10, 30, 100, ... seconds): a run of a longer budget
-/// plans its rounds to end where each of these would have ended, so that it plays everything
-/// the shorter run plays first, its tail included (see
-/// [`crate::solve::SolveConfig::checkpoints`]). None below 10 s: there the tails before a
-/// checkpoint cost a longer run more than they find (with checkpoints at 1 and 3 s too, one run
-/// at 10 s on the 25 official problems gave 821,218, one without 839,950; commit 45a936d).
-const COMMON_BUDGETS: [f64; 11] = [10.0, 30.0, 100.0, 300.0, 1e3, 3e3, 1e4, 3e4, 1e5, 3e5, 1e6];
-
-/// Where the common budgets below `total` end, in seconds before the end of a run of `total`
-/// seconds; with `reserved`, each budget's end keeps back its [`reserve`] as the run's does.
-pub fn checkpoints(total: f64, reserved: bool) -> Vec<f64> {
-    let end = |t: f64| {
-        if reserved {
-            t - reserve(t).as_secs_f64()
-        } else {
-            t
-        }
-    };
-    COMMON_BUDGETS
-        .iter()
-        .filter(|&&n| n < total)
-        .map(|&n| end(total) - end(n))
-        .filter(|&before| before > 0.0)
-        .collect()
 }
 
 /// Entry point of the `play_icfp2015` binary.
@@ -102,8 +72,10 @@ pub fn main() -> ExitCode {
     let total = args
         .time
         .unwrap_or(DEFAULT_SECONDS_PER_PROBLEM * problems.len().max(1) as f64);
+    // The contest's run takes the compiled-in search options: it has no flag for others.
+    let search = SearchOptions::default();
     let end = match crate::cli::args::deadline(started, total) {
-        Ok(end) => end - reserve(total),
+        Ok(end) => end - budget::reserve(total, &search),
         Err(e) => return crate::cli::fail("play_icfp2015", &e),
     };
     let phrases = Phrases::new(args.phrases.iter().filter(|&p| !p.is_empty()).cloned());
@@ -115,7 +87,7 @@ pub fn main() -> ExitCode {
         crate::cli::solve::PoolOptions {
             threads: args.cores,
             memory_mb: args.memory,
-            checkpoints: checkpoints(total, true),
+            checkpoints: budget::checkpoints(total, true, &search),
             ..Default::default()
         },
         &crate::solve::Silent,
@@ -147,24 +119,5 @@ pub fn main() -> ExitCode {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A longer run's checkpoint falls where the shorter run would end, its reserve counted.
-    #[test]
-    fn checkpoints_fall_where_shorter_runs_end() {
-        let end = |t: f64| t - reserve(t).as_secs_f64();
-        let before = checkpoints(60.0, true);
-        assert_eq!(before.len(), 2, "{before:?}");
-        for (n, b) in [10.0, 30.0].iter().zip(&before) {
-            assert!((end(60.0) - b - end(*n)).abs() < 1e-9, "{n}: {b}");
-        }
-        assert_eq!(checkpoints(100.0, false), vec![90.0, 70.0]);
-        assert!(checkpoints(10.0, true).is_empty());
-        assert!(checkpoints(0.5, false).is_empty());
     }
 }

@@ -54,8 +54,9 @@ pub struct Args {
         value_parser = crate::cli::args::between::<usize>(1, crate::cli::args::MAX_THREADS))]
     pub threads: Option<usize>,
     /// Keep the best solution per (problem, seed) in this folder: an entry is replaced only by
-    /// a better one, and each seed's answer is written as soon as the seed is done (see
-    /// `hextris score --store`, `hextris store`).
+    /// a better one; each seed starts from its stored game, and its answers are offered as they
+    /// improve (the first at once, then at most every 2 s per seed) and its final one at the end
+    /// of the run (see `hextris score --store`, `hextris store`).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Solve only part K of N of the (problem, seed) tasks, split by the solver's cost: N runs
@@ -321,13 +322,13 @@ pub fn run(args: Args) -> Result<()> {
             threads: args.threads,
             memory_mb: None,
             systems: args.weights.get()?,
-            search: Some(search),
+            search: Some(search.clone()),
             virtual_seconds: args.virtual_time.then_some(budget),
             starts: match &store {
                 Some(store) => store_starts(store, &problems)?,
                 None => Default::default(),
             },
-            checkpoints: crate::cli::contest::checkpoints(budget, false),
+            checkpoints: crate::solve::budget::checkpoints(budget, false, &search),
         },
         &keeper,
     )?;
@@ -439,7 +440,7 @@ pub struct PoolOptions {
     /// Stored games to start from (see [`SolveConfig::starts`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
     /// Where shorter budgets end (see [`SolveConfig::checkpoints`] and
-    /// [`crate::cli::contest::checkpoints`]).
+    /// [`crate::solve::budget::checkpoints`]).
     pub checkpoints: Vec<f64>,
 }
 

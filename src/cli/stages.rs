@@ -22,10 +22,11 @@
 //! `--board WxH:N` adds an empty W x H board with N units of the first problem given, on its
 //! first seed (`tools/big_board.py` writes the same problem to a file, for `hextris solve`).
 
-use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable, PhraseValuer};
+use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
 use crate::engine::{evaluate, Phrases, Problem};
 use crate::error::{Error, Result};
-use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables, Weights};
+use crate::plan::{Plan, PlanConfig, Tables, Weights};
+use crate::solve::stage::{StageRunner, Valuer};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -169,31 +170,15 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
     let tables = Tables::new(problem);
     let table = PhraseTable::new(phrases);
     let encoder = Encoder::new(problem, &tables, &table);
-    let aware = !table.phrases.is_empty() && tables.spaces.iter().any(|s| !s.rotates());
+    let search = crate::solve::SearchOptions::default();
+    let runner = StageRunner::new(problem, &tables, &encoder, &table, seed, &search);
     let until = || Some(Instant::now() + Duration::from_secs_f64(limit));
+    // As the quick answer plans: the character-level valuer where the planner uses one.
     let plan = |system: &str, width: usize, valued: bool| -> Plan {
         let mut cfg = PlanConfig::whole_game(Weights::system(system).expect("a system"), 0);
         cfg.deadline = until();
-        let mut valuer = (aware && valued).then(|| {
-            PhraseValuer::new(
-                &encoder,
-                crate::solve::SearchOptions::default().phrase_weight,
-                0,
-            )
-            .with_chars()
-        });
-        let shape = BeamShape {
-            width,
-            branch: width.clamp(1, 8),
-        };
-        plan_beam(
-            problem,
-            &tables,
-            seed,
-            &cfg,
-            shape,
-            valuer.as_mut().map(|v| v as _),
-        )
+        let valuer = if valued { Valuer::Chars } else { Valuer::Off };
+        runner.plan(cfg, width, valuer, None)
     };
     let planned = |p: &Plan| (Some(p.placements.len()), p.truncated);
     let mut greedy_plan = Plan::default();
@@ -219,7 +204,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
             "survive16" => measure(repeat, || planned(&plan("survive", BEAM_WIDTH, true))),
             "chars" => chars_stage(&greedy_plan, limit, |prefix, deadline| {
                 let mut stats = CharStats::default();
-                let text = encoder.encode_chars(&chars, prefix, Some(deadline), &mut stats)?;
+                let text = runner.spell_chars(&chars, prefix, Some(deadline), &mut stats)?;
                 Some(evaluate(problem, seed, &text, phrases).locked as usize)
             }),
             _ => {
@@ -228,9 +213,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
                     "greedy" => Mode::Greedy,
                     _ => Mode::Dp,
                 };
-                measure(repeat, || {
-                    spelt(&encoder.encode(&greedy_plan, mode, until()))
-                })
+                measure(repeat, || spelt(&runner.spell(&greedy_plan, mode, until())))
             }
         });
     }

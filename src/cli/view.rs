@@ -34,23 +34,32 @@ impl ColorChoice {
     }
 }
 
-/// Arguments of `hextris view`.
+/// What `hextris view` and `hextris render` replay: a problem, a solution list, the seed and
+/// the step.
 #[derive(Debug, clap::Args)]
-pub struct ViewArgs {
+pub struct ReplayArgs {
     /// The problem file.
     #[arg(short = 'f', long = "file", value_name = "PROBLEM")]
     pub file: PathBuf,
     /// The solution list (the contest's JSON output format).
     #[arg(value_name = "SOLUTIONS")]
     pub solutions: PathBuf,
-    /// The seed whose solution to show (default: the seed of the problem's first entry). When
-    /// several entries have it, the last one counts, as on the server.
+    /// The seed whose solution to show, or to show first in a page (default: the seed of the
+    /// problem's first entry). When several entries have it, the last one counts, as on the
+    /// server.
     #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u32>,
-    /// The frame after this many commands: where the viewer starts (default: the start), or
-    /// what a pipe gets (default: the end).
+    /// The frame after this many commands: where the viewer or a page starts (default: the
+    /// start), what a pipe prints or an SVG picture draws (default: the end).
     #[arg(long, allow_negative_numbers = true)]
     pub step: Option<usize>,
+}
+
+/// Arguments of `hextris view`.
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    #[command(flatten)]
+    pub replay: ReplayArgs,
     /// Colour: auto (in a terminal, unless NO_COLOR is set), always, never.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -65,20 +74,8 @@ pub struct ViewArgs {
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("output").required(true).args(["svg", "html"])))]
 pub struct RenderArgs {
-    /// The problem file.
-    #[arg(short = 'f', long = "file", value_name = "PROBLEM")]
-    pub file: PathBuf,
-    /// The solution list (the contest's JSON output format).
-    #[arg(value_name = "SOLUTIONS")]
-    pub solutions: PathBuf,
-    /// The seed whose solution to draw, or to show first in a page (default: the seed of the
-    /// problem's first entry).
-    #[arg(long, allow_negative_numbers = true)]
-    pub seed: Option<u32>,
-    /// Draw the board after this many commands (default: after the last one); a page opens
-    /// there (default: at the start).
-    #[arg(long, allow_negative_numbers = true)]
-    pub step: Option<usize>,
+    #[command(flatten)]
+    pub replay: ReplayArgs,
     /// The SVG file to write (atomically): one picture of the board.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
@@ -197,17 +194,38 @@ fn entry_heading(problem: &Problem, solutions: &Path, list: &[Solution], index: 
     )
 }
 
-fn load(file: &Path, solutions: &Path, seed: Option<u32>) -> Result<Loaded> {
-    let problem = load_problem(file)?;
-    let list = read_solutions(solutions)?;
-    let (index, entry) = pick_entry(&list, solutions, &problem, seed)?;
-    let heading = entry_heading(&problem, solutions, &list, index);
-    let entry = entry.clone();
-    Ok(Loaded {
-        problem,
-        entry,
-        heading,
-    })
+impl ReplayArgs {
+    /// The problem and the entry chosen, loaded.
+    fn load(&self) -> Result<Loaded> {
+        let problem = load_problem(&self.file)?;
+        let list = read_solutions(&self.solutions)?;
+        let (index, entry) = pick_entry(&list, &self.solutions, &problem, self.seed)?;
+        let heading = entry_heading(&problem, &self.solutions, &list, index);
+        let entry = entry.clone();
+        Ok(Loaded {
+            problem,
+            entry,
+            heading,
+        })
+    }
+
+    /// Runs `f` on the replay of the entry chosen, counting `phrases`, and its heading, once
+    /// `--step` is checked against it.
+    fn with_replay<T>(
+        &self,
+        phrases: Phrases,
+        f: impl FnOnce(&Replay, String) -> Result<T>,
+    ) -> Result<T> {
+        let loaded = self.load()?;
+        let replay = Replay::load(
+            &loaded.problem,
+            loaded.entry.seed,
+            &loaded.entry.solution,
+            phrases,
+        );
+        check_step(self.step, &replay)?;
+        f(&replay, loaded.heading)
+    }
 }
 
 fn check_step(step: Option<usize>, replay: &Replay) -> Result<()> {
@@ -229,32 +247,27 @@ fn check_step(step: Option<usize>, replay: &Replay) -> Result<()> {
 
 /// Runs `hextris view`.
 pub fn run_view(args: ViewArgs) -> Result<()> {
-    let phrases = args.phrases.get()?;
-    let loaded = load(&args.file, &args.solutions, args.seed)?;
-    let replay = Replay::load(
-        &loaded.problem,
-        loaded.entry.seed,
-        &loaded.entry.solution,
-        phrases,
-    );
-    check_step(args.step, &replay)?;
-    let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
-    if !terminal {
-        let state = replay.state_at(args.step.unwrap_or(replay.len()));
-        print!(
-            "{}",
-            ansi::frame_text(&replay, &state, args.color.resolve(false))
-        );
-        return Ok(());
-    }
-    let mut viewer = Viewer::new(
-        &replay,
-        args.step.unwrap_or(0),
-        args.speed,
-        args.color.resolve(true),
-        loaded.heading,
-    );
-    term::run(&mut viewer)
+    let step = args.replay.step;
+    args.replay
+        .with_replay(args.phrases.get()?, |replay, heading| {
+            let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+            if !terminal {
+                let state = replay.state_at(step.unwrap_or(replay.len()));
+                print!(
+                    "{}",
+                    ansi::frame_text(replay, &state, args.color.resolve(false))
+                );
+                return Ok(());
+            }
+            let mut viewer = Viewer::new(
+                replay,
+                step.unwrap_or(0),
+                args.speed,
+                args.color.resolve(true),
+                heading,
+            );
+            term::run(&mut viewer)
+        })
 }
 
 /// Runs `hextris render`.
@@ -263,18 +276,12 @@ pub fn run_render(args: RenderArgs) -> Result<()> {
         return render_html(&args, html);
     }
     let svg_path = args.svg.as_ref().expect("clap requires --svg or --html");
-    let phrases = args.phrases.get()?;
-    let loaded = load(&args.file, &args.solutions, args.seed)?;
-    let replay = Replay::load(
-        &loaded.problem,
-        loaded.entry.seed,
-        &loaded.entry.solution,
-        phrases,
-    );
-    check_step(args.step, &replay)?;
-    let state = replay.state_at(args.step.unwrap_or(replay.len()));
-    let picture = svg::render(&replay, &state, &format!("hextris · {}", loaded.heading));
-    write_atomic(svg_path, picture.as_bytes())
+    args.replay
+        .with_replay(args.phrases.get()?, |replay, heading| {
+            let state = replay.state_at(args.replay.step.unwrap_or(replay.len()));
+            let picture = svg::render(replay, &state, &format!("hextris · {heading}"));
+            write_atomic(svg_path, picture.as_bytes())
+        })
 }
 
 /// `hextris render --html`: a page with the last entry of each seed of the problem, in the order
@@ -282,9 +289,9 @@ pub fn run_render(args: RenderArgs) -> Result<()> {
 /// choose where it opens.
 fn render_html(args: &RenderArgs, out: &Path) -> Result<()> {
     let phrases = args.phrases.get()?;
-    let problem = load_problem(&args.file)?;
-    let list = read_solutions(&args.solutions)?;
-    let (_, chosen) = pick_entry(&list, &args.solutions, &problem, args.seed)?;
+    let problem = load_problem(&args.replay.file)?;
+    let list = read_solutions(&args.replay.solutions)?;
+    let (_, chosen) = pick_entry(&list, &args.replay.solutions, &problem, args.replay.seed)?;
     let mut seeds: Vec<u32> = Vec::new();
     for s in list.iter().filter(|s| s.problem_id == problem.id) {
         if !seeds.contains(&s.seed) {
@@ -298,8 +305,13 @@ fn render_html(args: &RenderArgs, out: &Path) -> Result<()> {
     let mut replays = Vec::with_capacity(seeds.len());
     let mut headings = Vec::with_capacity(seeds.len());
     for &seed in &seeds {
-        let (index, entry) = pick_entry(&list, &args.solutions, &problem, Some(seed))?;
-        headings.push(entry_heading(&problem, &args.solutions, &list, index));
+        let (index, entry) = pick_entry(&list, &args.replay.solutions, &problem, Some(seed))?;
+        headings.push(entry_heading(
+            &problem,
+            &args.replay.solutions,
+            &list,
+            index,
+        ));
         replays.push(Replay::load(
             &problem,
             seed,
@@ -307,7 +319,7 @@ fn render_html(args: &RenderArgs, out: &Path) -> Result<()> {
             phrases.clone(),
         ));
     }
-    check_step(args.step, &replays[first])?;
+    check_step(args.replay.step, &replays[first])?;
     let games: Vec<html::SeedReplay> = replays
         .iter()
         .zip(headings)
@@ -316,9 +328,9 @@ fn render_html(args: &RenderArgs, out: &Path) -> Result<()> {
     let title = format!(
         "hextris · problem {} · {}",
         problem.id,
-        args.solutions.display()
+        args.replay.solutions.display()
     );
-    let page = html::render(&games, first, args.step.unwrap_or(0), &title);
+    let page = html::render(&games, first, args.replay.step.unwrap_or(0), &title);
     write_atomic(out, page.as_bytes())
 }
 

@@ -21,6 +21,7 @@
 use super::row::RowSearch;
 use super::unit::{Job, RowVisited};
 use super::NEG;
+use crate::engine::Command;
 use crate::plan::bits;
 use crate::plan::rowmask::Runs;
 use crate::plan::{RowMask, State, UnitSpace};
@@ -408,7 +409,7 @@ impl Comps {
 
     /// Whether a path along the row from `s`, through free states not in `visited`, reaches a
     /// target state or a state with a descent into an alive component: whether
-    /// [`Job::escape`] finds one, without the path. A flood of the row (the component of `s`
+    /// [`Comps::escape`] finds one, without the path. A flood of the row (the component of `s`
     /// less the visited positions) instead of a search state by state.
     pub fn escapable(
         &self,
@@ -447,6 +448,26 @@ impl Comps {
     /// Whether `s` lies in an alive component.
     pub fn alive_at(&self, sp: &UnitSpace, s: State) -> bool {
         self.comp(sp, s).is_some()
+    }
+
+    /// A free descent of `job`'s unit from `s` into an alive component, if any.
+    pub(super) fn alive_descent(&self, job: &Job, s: State) -> Option<(Command, State)> {
+        [Command::SW, Command::SE].into_iter().find_map(|c| {
+            let n = job.space.step(s, c);
+            (job.space.is_free(job.free, n) && self.alive_at(job.space, n)).then_some((c, n))
+        })
+    }
+
+    /// A path along the row to the nearest state that is the target or can descend into an
+    /// alive component: what keeps the unit viable ([`Comps::good`]).
+    pub(super) fn escape(
+        &self,
+        job: &Job,
+        s: State,
+        visited: &RowVisited,
+        rs: &mut RowSearch,
+    ) -> Option<Vec<(Command, State)>> {
+        rs.escape_to(job, s, visited, |t| self.good(job.space, t))
     }
 }
 
@@ -544,9 +565,9 @@ mod tests {
                         visited.push((t.x, t.o));
                     }
                 }
-                let viable = |t: State| job.at_target(t) || job.alive_descent(&comps, t).is_some();
+                let viable = |t: State| job.at_target(t) || comps.alive_descent(&job, t).is_some();
                 assert_eq!(comps.good(sp, s), viable(s), "case {cases} {s:?}");
-                let want = job.escape_to(s, &visited, &mut bfs2, viable).is_some();
+                let want = bfs2.escape_to(&job, s, &visited, viable).is_some();
                 assert_eq!(
                     comps.escapable(sp, s, &visited, &mut bfs),
                     want,

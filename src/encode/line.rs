@@ -267,7 +267,7 @@ pub fn walk(
             };
             if ve > NEG
                 && best.as_ref().is_none_or(|b| wv + ve > b.0)
-                && job.escape_to(end, &row, bfs, viable).is_some()
+                && bfs.escape_to(job, end, &row, viable).is_some()
             {
                 consider(wv + ve, 2, Step::Word(w, end, row), &mut best);
             }

@@ -190,6 +190,19 @@ impl RowSearch {
         }
     }
 
+    /// A path along the row from `s` (avoiding `visited`) to the nearest state where `good`
+    /// holds, if any.
+    pub fn escape_to(
+        &mut self,
+        job: &Job,
+        s: State,
+        visited: &RowVisited,
+        good: impl Fn(State) -> bool,
+    ) -> Option<Vec<(Command, State)>> {
+        let found = self.search(job, s, visited, usize::MAX, good)?;
+        Some(self.path(job, found))
+    }
+
     /// The commands from the search's first state to position `p`, with the states on the way.
     pub fn path(&self, job: &Job, p: u32) -> Vec<(Command, State)> {
         let mut path = Vec::new();

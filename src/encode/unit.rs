@@ -1,7 +1,8 @@
 //! Encoding one unit: what a walker knows of the unit being encoded ([`Job`]: its space, the
 //! board's free states, the words' geometry, the target lock) and the moves it can make along a
-//! row and into the next one. The row components and their values are [`super::comps`]'s job, the
-//! walkers themselves [`super::walk`]'s.
+//! row and into the next one. The searches along a row are [`super::row`]'s job, the row
+//! components and their values (with the ways out of a row into them) [`super::comps`]'s, the
+//! walkers themselves [`super::walk`]'s; they all build on this file, which uses none of them.
 //!
 //! The no-repeat rule: positions are compared by (pivot, canonical orientation); the walkers keep
 //! the positions visited on the current row (a descent clears them, since no command climbs) and
@@ -11,8 +12,6 @@
 //! takes keeps the unit viable, and a viable unit can always go on, so the walkers never get
 //! stuck; the dynamic programme's values ignore visited positions and are only estimates.
 
-use super::comps::Comps;
-use super::row::RowSearch;
 use crate::engine::Command;
 use crate::plan::{LockKey, State, UnitSpace};
 
@@ -174,39 +173,6 @@ impl Job<'_> {
         } else {
             &[Command::W, Command::E, Command::CW, Command::CCW]
         }
-    }
-
-    /// A free descent from `s` into an alive component, if any.
-    pub(super) fn alive_descent(&self, comps: &Comps, s: State) -> Option<(Command, State)> {
-        [Command::SW, Command::SE].into_iter().find_map(|c| {
-            let n = self.space.step(s, c);
-            (self.space.is_free(self.free, n) && comps.alive_at(self.space, n)).then_some((c, n))
-        })
-    }
-
-    /// A path along the row from `s` (avoiding `visited`) to the nearest state where `good`
-    /// holds, if any.
-    pub fn escape_to(
-        &self,
-        s: State,
-        visited: &RowVisited,
-        rs: &mut RowSearch,
-        good: impl Fn(State) -> bool,
-    ) -> Option<Vec<(Command, State)>> {
-        let found = rs.search(self, s, visited, usize::MAX, good)?;
-        Some(rs.path(self, found))
-    }
-
-    /// A path along the row to the nearest state that is the target or can descend into an
-    /// alive component: what keeps the unit viable ([`Comps::good`]).
-    pub(super) fn escape(
-        &self,
-        comps: &Comps,
-        s: State,
-        visited: &RowVisited,
-        rs: &mut RowSearch,
-    ) -> Option<Vec<(Command, State)>> {
-        self.escape_to(s, visited, rs, |t| comps.good(self.space, t))
     }
 }
 

@@ -96,15 +96,15 @@ pub fn greedy(
             out.text.push(job.lock_cmd(s).char());
             return Some(out);
         }
-        if let Some((c, n)) = job.alive_descent(comps, s) {
+        if let Some((c, n)) = comps.alive_descent(job, s) {
             out.text.push(c.char());
             s = n;
             visited = vec![(n.x, n.o)];
             continue;
         }
         // Viability guarantees a way along the row; take its first move and look again.
-        let path = job
-            .escape(comps, s, &visited, &mut bfs[0])
+        let path = comps
+            .escape(job, s, &visited, &mut bfs[0])
             .expect("the walk stays viable");
         let first = &path[..1];
         follow(&mut out, &mut visited, first);
@@ -189,15 +189,15 @@ pub fn dp(
             Some((val, a, act)) => (val, outer.path(job, a), act),
             None => {
                 // Nothing among the nearest states: follow the way out that viability promises.
-                let path = job
-                    .escape(comps, s, &visited, inner)
+                let path = comps
+                    .escape(job, s, &visited, inner)
                     .expect("the walk stays viable");
                 let at = path.last().map_or(s, |p| p.1);
                 let act = if job.at_target(at) {
                     Action::Lock(at)
                 } else {
-                    let (c, n) = job
-                        .alive_descent(comps, at)
+                    let (c, n) = comps
+                        .alive_descent(job, at)
                         .expect("escape ends at a descent");
                     Action::Descend(c, n)
                 };

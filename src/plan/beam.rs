@@ -33,6 +33,10 @@ pub struct BeamShape {
     pub branch: usize,
 }
 
+/// The most locks a partial game of a beam expands: a wide beam keeps the best few children of
+/// many partial games rather than every child of a few.
+pub const MAX_BRANCH: usize = 8;
+
 impl BeamShape {
     pub const GREEDY: BeamShape = BeamShape {
         width: 1,
@@ -56,6 +60,15 @@ impl BeamShape {
             _ => self.branch,
         };
         (width, made, branch)
+    }
+
+    /// The solver's beam of `width` partial games: each expands its best locks, as many as the
+    /// width up to [`MAX_BRANCH`] (width 1 is the greedy planner).
+    pub fn of_width(width: usize) -> BeamShape {
+        BeamShape {
+            width,
+            branch: width.clamp(1, MAX_BRANCH),
+        }
     }
 }
 

@@ -12,67 +12,144 @@ use crate::engine::{lock_points, Board};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// Weights of the features; the score of a lock is their weighted sum (higher is better).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Weights {
-    /// Per move point the lock earns (size, lines, bonus).
-    pub points: f64,
-    /// Per cell, its row divided by the height (1 at the floor).
-    pub depth: f64,
-    /// Per touched row that stays, the square of its fill fraction after the lock.
-    pub row_fill: f64,
-    /// Per neighbour of a cell that is a filled cell.
-    pub contact_filled: f64,
-    /// Per neighbour of a cell that is off the left or right edge.
-    pub contact_wall: f64,
-    /// Per neighbour of a cell that is below the floor.
-    pub contact_floor: f64,
-    /// Per empty cell directly below (SW or SE of) a cell of the unit.
-    pub holes: f64,
-    /// Per filled/empty transition the lock adds along the rows it touches (walls count as filled).
-    pub transitions: f64,
-    /// Amplitude of the seeded random term that breaks ties.
-    pub noise: f64,
-    /// Per lock that clears exactly one line, on top of its `points`. Negative, it holds rows
-    /// back for clears of several lines at once: two lines earn 300 move points, two single
-    /// clears 200, and where the units are small and the board narrow a few units landing a row
-    /// higher cost less power than that (problem 6, 10 seeds at width 16: `balanced` 16,368,
-    /// with `clear1` at -10 17,682).
-    /// Absent from a weights file, zero.
-    #[serde(default)]
-    pub clear1: f64,
-    /// Per lock that clears exactly two lines, on top of its `points` (see `clear1`).
-    #[serde(default)]
-    pub clear2: f64,
-    /// Per lock that clears exactly three lines, on top of its `points` (see `clear1`).
-    #[serde(default)]
-    pub clear3: f64,
-    /// The stack evaluation for survival ([`super::stack`]), zero in the systems that came
-    /// before it; absent from a weights file, zero. Per the share of the problem's units that
-    /// could spawn and whose spawn position the lock covers.
-    #[serde(default)]
-    pub spawn: f64,
-    /// Per row by which the lock raises the top of the stack.
-    #[serde(default)]
-    pub height: f64,
-    /// Per unit of the board's danger: its filled cells near the spawn, weighted by their row
-    /// (see [`super::stack`]). A state of the partial game, not a sum over its locks.
-    #[serde(default)]
-    pub danger: f64,
-    /// Per empty cell that no unit can reach from the top row (see [`super::stack`]). A state
-    /// of the partial game, not a sum over its locks.
-    #[serde(default)]
-    pub sealed: f64,
-    /// Per unit of the share of the room the biggest and the tallest units lose: the states
-    /// they cannot reach from their spawn that they reach on an empty board (see
-    /// [`super::stack`]). A state of the partial game.
-    #[serde(default)]
-    pub cramped: f64,
-    /// Per row holding an empty cell that no unit can reach (a row no lock can complete). A
-    /// state of the partial game.
-    #[serde(default)]
-    pub dead: f64,
+/// The features a lock is scored by, written once: the fields of [`Weights`] and [`Features`],
+/// in this order, the tunable weights ([`Weights::to_vec`]) and the weighted sum
+/// ([`Features::score`]) all come from this list. The clears of one, two and three lines, which
+/// weigh [`Features::lines`], the stack evaluation's weights ([`super::stack`], whose features
+/// it computes itself) and the noise follow them in [`Weights`].
+macro_rules! scored_features {
+    ($($(#[doc = $doc:literal])+ $name:ident,)+) => {
+        /// Weights of the features; the score of a lock is their weighted sum (higher is better).
+        #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct Weights {
+            $(
+                #[doc = concat!("Weight of [`Features::", stringify!($name), "`]:")]
+                $(#[doc = $doc])+
+                pub $name: f64,
+            )+
+            /// Amplitude of the seeded random term that breaks ties.
+            pub noise: f64,
+            /// Per lock that clears exactly one line, on top of its `points`. Negative, it holds
+            /// rows back for clears of several lines at once: two lines earn 300 move points, two
+            /// single clears 200, and where the units are small and the board narrow a few units
+            /// landing a row higher cost less power than that (problem 6, 10 seeds at width 16:
+            /// `balanced` 16,368, with `clear1` at -10 17,682).
+            /// Absent from a weights file, zero.
+            #[serde(default)]
+            pub clear1: f64,
+            /// Per lock that clears exactly two lines, on top of its `points` (see `clear1`).
+            #[serde(default)]
+            pub clear2: f64,
+            /// Per lock that clears exactly three lines, on top of its `points` (see `clear1`).
+            #[serde(default)]
+            pub clear3: f64,
+            /// The stack evaluation for survival ([`super::stack`]), zero in the systems that
+            /// came before it; absent from a weights file, zero. Per the share of the problem's
+            /// units that could spawn and whose spawn position the lock covers.
+            #[serde(default)]
+            pub spawn: f64,
+            /// Per row by which the lock raises the top of the stack.
+            #[serde(default)]
+            pub height: f64,
+            /// Per unit of the board's danger: its filled cells near the spawn, weighted by
+            /// their row (see [`super::stack`]). A state of the partial game, not a sum over its
+            /// locks.
+            #[serde(default)]
+            pub danger: f64,
+            /// Per empty cell that no unit can reach from the top row (see [`super::stack`]). A
+            /// state of the partial game, not a sum over its locks.
+            #[serde(default)]
+            pub sealed: f64,
+            /// Per unit of the share of the room the biggest and the tallest units lose: the
+            /// states they cannot reach from their spawn that they reach on an empty board (see
+            /// [`super::stack`]). A state of the partial game.
+            #[serde(default)]
+            pub cramped: f64,
+            /// Per row holding an empty cell that no unit can reach (a row no lock can
+            /// complete). A state of the partial game.
+            #[serde(default)]
+            pub dead: f64,
+        }
+
+        /// The features of one lock.
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct Features {
+            $($(#[doc = $doc])+ pub $name: f64,)+
+            /// Lines the lock clears.
+            pub lines: usize,
+        }
+
+        impl Weights {
+            /// The tunable weights as a vector (the noise amplitude is not tuned).
+            pub fn to_vec(&self) -> [f64; TUNED] {
+                [
+                    $(self.$name,)+
+                    self.clear1,
+                    self.clear2,
+                    self.clear3,
+                    self.spawn,
+                    self.height,
+                    self.danger,
+                    self.sealed,
+                    self.cramped,
+                    self.dead,
+                ]
+            }
+
+            /// The weights of [`Weights::to_vec`] put back, noise kept.
+            pub fn with_vec(&self, v: [f64; TUNED]) -> Weights {
+                let [$($name,)+ clear1, clear2, clear3, spawn, height, danger, sealed, cramped, dead] =
+                    v;
+                Weights {
+                    $($name,)+
+                    clear1,
+                    clear2,
+                    clear3,
+                    spawn,
+                    height,
+                    danger,
+                    sealed,
+                    cramped,
+                    dead,
+                    noise: self.noise,
+                }
+            }
+        }
+
+        impl Features {
+            /// The weighted sum (the stack evaluation's features apart: see
+            /// [`super::stack::LockStack::score`]).
+            pub fn score(&self, w: &Weights) -> f64 {
+                $(w.$name * self.$name +)+ match self.lines {
+                    1 => w.clear1,
+                    2 => w.clear2,
+                    3 => w.clear3,
+                    _ => 0.0,
+                }
+            }
+        }
+    };
+}
+
+scored_features! {
+    /// The move points the lock earns (size, lines, bonus).
+    points,
+    /// Per cell, its row divided by the height (1 at the floor), summed.
+    depth,
+    /// Per touched row that stays, the square of its fill fraction after the lock, summed.
+    row_fill,
+    /// Neighbours of the cells that are filled cells.
+    contact_filled,
+    /// Neighbours of the cells that are off the left or right edge.
+    contact_wall,
+    /// Neighbours of the cells that are below the floor.
+    contact_floor,
+    /// Empty cells directly below (SW or SE of) a cell of the unit.
+    holes,
+    /// Filled/empty transitions the lock adds along the rows it touches (walls count as
+    /// filled).
+    transitions,
 }
 
 impl Default for Weights {
@@ -146,29 +223,6 @@ impl Weights {
         })
     }
 
-    /// The tunable weights as a vector (the noise amplitude is not tuned).
-    pub fn to_vec(&self) -> [f64; TUNED] {
-        [
-            self.points,
-            self.depth,
-            self.row_fill,
-            self.contact_filled,
-            self.contact_wall,
-            self.contact_floor,
-            self.holes,
-            self.transitions,
-            self.clear1,
-            self.clear2,
-            self.clear3,
-            self.spawn,
-            self.height,
-            self.danger,
-            self.sealed,
-            self.cramped,
-            self.dead,
-        ]
-    }
-
     /// Whether the stack evaluation counts ([`super::stack`]): the planner computes its
     /// features only then.
     pub fn stacked(&self) -> bool {
@@ -180,45 +234,6 @@ impl Weights {
     pub fn stateful(&self) -> bool {
         self.danger != 0.0 || self.sealed != 0.0 || self.cramped != 0.0 || self.dead != 0.0
     }
-
-    /// The weights of [`Weights::to_vec`] put back, noise kept.
-    pub fn with_vec(&self, v: [f64; TUNED]) -> Weights {
-        Weights {
-            points: v[0],
-            depth: v[1],
-            row_fill: v[2],
-            contact_filled: v[3],
-            contact_wall: v[4],
-            contact_floor: v[5],
-            holes: v[6],
-            transitions: v[7],
-            clear1: v[8],
-            clear2: v[9],
-            clear3: v[10],
-            spawn: v[11],
-            height: v[12],
-            danger: v[13],
-            sealed: v[14],
-            cramped: v[15],
-            dead: v[16],
-            noise: self.noise,
-        }
-    }
-}
-
-/// The features of one lock.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Features {
-    pub points: f64,
-    pub depth: f64,
-    pub row_fill: f64,
-    pub contact_filled: f64,
-    pub contact_wall: f64,
-    pub contact_floor: f64,
-    pub holes: f64,
-    pub transitions: f64,
-    /// Lines the lock clears.
-    pub lines: usize,
 }
 
 impl Features {
@@ -263,25 +278,6 @@ impl Features {
         f.depth = (outline.sum_dy + size * (s.y + 1)) as f64 / h as f64;
         f.points = lock_points(space.size, f.lines, ls_old) as f64;
         f
-    }
-
-    /// The weighted sum (the stack evaluation's features apart: see
-    /// [`super::stack::LockStack::score`]).
-    pub fn score(&self, w: &Weights) -> f64 {
-        w.points * self.points
-            + w.depth * self.depth
-            + w.row_fill * self.row_fill
-            + w.contact_filled * self.contact_filled
-            + w.contact_wall * self.contact_wall
-            + w.contact_floor * self.contact_floor
-            + w.holes * self.holes
-            + w.transitions * self.transitions
-            + match self.lines {
-                1 => w.clear1,
-                2 => w.clear2,
-                3 => w.clear3,
-                _ => 0.0,
-            }
     }
 }
 

@@ -121,23 +121,15 @@ impl UnitSpace {
 #[cfg(test)]
 mod tests {
     use crate::engine::Command;
-    use crate::engine::{Game, Outcome, Phrases, Problem};
+    use crate::engine::{Game, Outcome, Phrases};
     use crate::plan::{Bfs, ReachBufs, Stamps, UnitSpace};
-    use std::path::Path;
-
-    fn problem(w: usize, h: usize, units: &str, filled: &str) -> Problem {
-        let json = format!(
-            r#"{{"id":1,"width":{w},"height":{h},"filled":[{filled}],"sourceLength":5,
-            "sourceSeeds":[0],"units":[{units}]}}"#
-        );
-        Problem::from_json(&json, Path::new("t")).unwrap()
-    }
+    use crate::testkit::problem;
 
     #[test]
     fn paths_replay_to_their_locks() {
         let units =
             r#"{"members":[{"x":0,"y":0},{"x":1,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}"#;
-        let p = problem(7, 8, units, r#"{"x":3,"y":5}"#);
+        let p = problem(7, 8, units, &[(3, 5)]);
         let space = UnitSpace::new(&p.units[0], p.width, p.height);
         let (mut free, mut reach, mut tmp, mut locks) =
             (vec![], vec![], ReachBufs::default(), vec![]);
@@ -169,8 +161,8 @@ mod tests {
     fn no_path_leads_to_a_lock_that_cannot_be_reached() {
         // A wall of filled cells across row 3 of a 5-wide board cuts off the rows below it.
         let units = r#"{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}"#;
-        let wall: Vec<String> = (0..5).map(|x| format!(r#"{{"x":{x},"y":3}}"#)).collect();
-        let p = problem(5, 6, units, &wall.join(","));
+        let wall: Vec<(i64, i64)> = (0..5).map(|x| (x, 3)).collect();
+        let p = problem(5, 6, units, &wall);
         let space = UnitSpace::new(&p.units[0], p.width, p.height);
         let mut free = vec![];
         space.free_map(&p.board, &mut free);

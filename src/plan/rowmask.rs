@@ -7,9 +7,25 @@
 //! once from the runs of set bits (a run is joined along its row; rotations join runs of
 //! neighbouring orientations that share a pivot column), by union-find, in one pass. A test
 //! checks that both join the same states.
+//!
+//! A layout knows of the unit's state space only what [`RowSpace`] says (the space builds its
+//! layout, so this file cannot use the space itself).
 
 use super::bits;
-use super::space::UnitSpace;
+
+/// What a row layout needs of a unit's state space ([`crate::plan::UnitSpace`]): its
+/// orientations, and where each orientation's rows of states lie.
+pub trait RowSpace {
+    /// The unit's distinct orientations (`k`): more than one when it rotates.
+    fn orientations(&self) -> u8;
+    /// Words in a row of orientation `o`.
+    fn row_len(&self, o: u8) -> usize;
+    /// The pivot column of bit 0 of orientation `o`'s rows.
+    fn x_lo(&self, o: u8) -> i64;
+    /// Where row `y` of orientation `o` lies in a flat buffer of bit rows (a free map, a reach
+    /// map): its first word and its words; `None` outside the space.
+    fn row(&self, o: u8, y: i64) -> Option<(usize, usize)>;
+}
 
 /// One run of set bits of a row mask: orientation, first bit and one past the last (bit
 /// indices within the orientation's span).
@@ -59,10 +75,10 @@ pub struct RowMask {
 }
 
 impl RowMask {
-    pub fn new(sp: &UnitSpace) -> RowMask {
-        let mut spans = Vec::with_capacity(sp.k as usize);
+    pub fn new(sp: &impl RowSpace) -> RowMask {
+        let mut spans = Vec::with_capacity(sp.orientations() as usize);
         let mut len = 0;
-        for o in 0..sp.k {
+        for o in 0..sp.orientations() {
             let n = sp.row_len(o);
             spans.push((len, n));
             len += n;
@@ -78,8 +94,8 @@ impl RowMask {
 
     /// Copies row `y` of a flat buffer of bit rows (a free map, a reach map) into `out` (which
     /// has `len` words).
-    pub fn load(&self, sp: &UnitSpace, free: &[u64], y: i64, out: &mut [u64]) {
-        for o in 0..sp.k {
+    pub fn load(&self, sp: &impl RowSpace, free: &[u64], y: i64, out: &mut [u64]) {
+        for o in 0..sp.orientations() {
             let (off, n) = self.span(o);
             match sp.row(o, y) {
                 Some((b, _)) => out[off..off + n].copy_from_slice(&free[b..b + n]),
@@ -89,8 +105,8 @@ impl RowMask {
     }
 
     /// Writes a row mask back into the bit rows of row `y` of a flat buffer.
-    pub fn store(&self, sp: &UnitSpace, m: &[u64], y: i64, out: &mut [u64]) {
-        for o in 0..sp.k {
+    pub fn store(&self, sp: &impl RowSpace, m: &[u64], y: i64, out: &mut [u64]) {
+        for o in 0..sp.orientations() {
             let (off, n) = self.span(o);
             if let Some((b, _)) = sp.row(o, y) {
                 out[b..b + n].copy_from_slice(&m[off..off + n]);
@@ -116,10 +132,10 @@ impl RowMask {
     /// joins). Fills `out.runs` and, per run, `out.comp`; returns the number of components,
     /// numbered in the order of their first bit in the layout (the order in which repeated
     /// floods from the first bit left would find them).
-    pub fn components(&self, sp: &UnitSpace, m: &[u64], out: &mut Runs) -> usize {
+    pub fn components(&self, sp: &impl RowSpace, m: &[u64], out: &mut Runs) -> usize {
         out.runs.clear();
         out.by_o.clear();
-        for o in 0..sp.k {
+        for o in 0..sp.orientations() {
             let (off, n) = self.span(o);
             let first = out.runs.len();
             out.runs
@@ -132,10 +148,10 @@ impl RowMask {
         }
         out.parent.clear();
         out.parent.extend(0..out.runs.len() as u32);
-        if sp.rotates() {
+        if sp.orientations() > 1 {
             // A rotation keeps the pivot: runs of orientations o and o + 1 (mod k) whose pivot
             // columns overlap are joined. With two orientations the pair is the same both ways.
-            let k = sp.k;
+            let k = sp.orientations();
             let pairs = if k == 2 { 1 } else { k };
             for o in 0..pairs {
                 let o2 = (o + 1) % k;
@@ -180,7 +196,7 @@ impl RowMask {
     /// which must be set) meets `target`: what a flood of `m` from that state would reach.
     pub fn joined(
         &self,
-        sp: &UnitSpace,
+        sp: &impl RowSpace,
         m: &[u64],
         (o, i): (u8, usize),
         target: &[u64],
@@ -217,15 +233,15 @@ impl RowMask {
     /// Expands `m` to everything reachable from it along the row through `allowed` (moves E
     /// and W within an orientation, rotations between neighbouring orientations). `m` must be a
     /// subset of `allowed`.
-    pub fn flood(&self, sp: &UnitSpace, m: &mut [u64], allowed: &[u64], tmp: &mut Vec<u64>) {
-        let k = sp.k;
+    pub fn flood(&self, sp: &impl RowSpace, m: &mut [u64], allowed: &[u64], tmp: &mut Vec<u64>) {
+        let k = sp.orientations();
         loop {
             let mut changed = false;
             for o in 0..k {
                 let (off, n) = self.span(o);
                 changed |= bits::fill_runs(&mut m[off..off + n], &allowed[off..off + n]);
             }
-            if sp.rotates() {
+            if sp.orientations() > 1 {
                 for o in 0..k {
                     let (off, n) = self.span(o);
                     for o2 in [(o + 1) % k, (o + k - 1) % k] {
@@ -254,6 +270,7 @@ impl RowMask {
 mod tests {
     use super::*;
     use crate::engine::Problem;
+    use crate::plan::UnitSpace;
     use rand::{Rng, SeedableRng};
 
     /// On random row masks of random units (one to six orientations, pivots on and off the

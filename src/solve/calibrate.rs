@@ -4,11 +4,12 @@
 //! least squares on the relative error (each stage's operations apart, no weight below 0). It
 //! prints the table to paste into `src/work.rs`, and how well the fit predicts each stage.
 
-use super::Prepared;
-use crate::encode::{CharStats, Encoder, Mode, PhraseTable, PhraseValuer};
+use super::stage::{StageRunner, Valuer};
+use super::{Prepared, SearchOptions};
+use crate::encode::{CharStats, Encoder, Mode, PhraseTable};
 use crate::engine::Phrases;
-use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Weights};
-use crate::work::{measure, Counts, Op, ALL, OPS, WEIGHTS};
+use crate::plan::{Plan, PlanConfig, Weights};
+use crate::work::{measure, ops_of, Counts, Op, Stage, ALL, OPS, WEIGHTS};
 use std::time::Instant;
 
 /// One timed run of a stage.
@@ -18,27 +19,22 @@ struct Sample {
     seconds: f64,
 }
 
-/// The stages timed, each with the operations it counts: runs of [`crate::work::ALL`], which
-/// lists the operations stage by stage.
-const STAGES: [(&str, &[Op]); 6] = [
-    ("plan", PLAN),
-    ("plain", PLAIN),
-    ("greedy", SPELL),
-    ("dp", SPELL),
-    ("chars", CHARS),
-    ("evaluate", EVALUATE),
+/// The stages timed, each with the stage of the work counts whose operations it counts
+/// ([`crate::work::TABLE`]). The greedy and the DP encoders share their operations: their
+/// samples are fitted together.
+const STAGES: [(&str, Stage); 6] = [
+    ("plan", Stage::Plan),
+    ("plain", Stage::Plain),
+    ("greedy", Stage::Spell),
+    ("dp", Stage::Spell),
+    ("chars", Stage::Chars),
+    ("evaluate", Stage::Evaluate),
 ];
 
-/// The planner's operations.
-const PLAN: &[Op] = ALL.split_at(8).0;
-/// The plain encoder's.
-const PLAIN: &[Op] = ALL.split_at(10).0.split_at(8).1;
-/// The greedy and the DP encoders share their operations: they are fitted together.
-const SPELL: &[Op] = ALL.split_at(18).0.split_at(10).1;
-/// The character encoder's.
-const CHARS: &[Op] = ALL.split_at(20).0.split_at(18).1;
-/// The evaluation of a command string.
-const EVALUATE: &[Op] = ALL.split_at(20).1;
+/// Where each stage's samples go: its index in [`STAGES`].
+const PLAN: usize = 0;
+const CHARS: usize = 4;
+const EVALUATE: usize = 5;
 
 /// The best of `repeats` timings of `f` (the machine's noise only ever adds time), with its
 /// counts (the same every time).
@@ -63,41 +59,39 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
     };
     let mut out: Vec<Vec<Sample>> = (0..STAGES.len()).map(|_| Vec::new()).collect();
     let encoder = Encoder::new(p, &prep.tables, table);
+    let runner = StageRunner::new(
+        p,
+        &prep.tables,
+        &encoder,
+        table,
+        seed,
+        &SearchOptions::default(),
+    );
     let mut plans: Vec<Plan> = Vec::new();
     for (width, system) in [(1, "low"), (4, "balanced"), (16, "fill")] {
         let cfg = PlanConfig::whole_game(Weights::system(system).expect("a system"), 1);
-        let shape = BeamShape {
-            width,
-            branch: width.clamp(1, 8),
-        };
         let repeats = if width == 1 { 3 } else { 1 };
         let (plan, s) = time(repeats, || {
-            plan_beam(p, &prep.tables, seed, &cfg, shape, None)
+            runner.plan(cfg.clone(), width, Valuer::Off, None)
         });
-        out[0].push(s);
+        out[PLAN].push(s);
         plans.push(plan);
-        // With the phrase valuers, by words and by characters, as the solver plans where
-        // units cannot rotate.
-        if prep.tables.spaces.iter().any(|s| !s.rotates()) && width < 16 {
-            for chars in [false, true] {
-                let (_, s) = time(repeats, || {
-                    let v = PhraseValuer::new(&encoder, 0.2, 0);
-                    let mut v = if chars { v.with_chars() } else { v };
-                    plan_beam(p, &prep.tables, seed, &cfg, shape, Some(&mut v))
-                });
-                out[0].push(s);
+        // With the phrase valuers, by words and by characters, where the solver plans with
+        // them.
+        if runner.aware() && width < 16 {
+            for valuer in [Valuer::Words, Valuer::Chars] {
+                let (_, s) = time(repeats, || runner.plan(cfg.clone(), width, valuer, None));
+                out[PLAN].push(s);
             }
         }
     }
     let ct = prep.chars(table);
     for plan in &plans[..2] {
         for (stage, mode) in [(1, Mode::Plain), (2, Mode::Greedy), (3, Mode::Dp)] {
-            let (text, s) = time(2, || encoder.encode(plan, mode, None));
+            let (text, s) = time(2, || runner.spell(plan, mode, None));
             out[stage].push(s);
-            let (_, s) = time(2, || {
-                super::tasks::evaluate_counted(p, seed, &text, phrases)
-            });
-            out[5].push(s);
+            let (_, s) = time(2, || runner.evaluate(&text, phrases));
+            out[EVALUATE].push(s);
         }
         // The character encoder only where it takes seconds at most.
         let work = plan.placements.len() * p.width * p.height;
@@ -105,9 +99,7 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
             let deadline = Some(Instant::now() + std::time::Duration::from_secs(20));
             let (done, s) = time(1, || {
                 let mut stats = CharStats::default();
-                encoder
-                    .encode_chars(ct, plan, deadline, &mut stats)
-                    .is_some()
+                runner.spell_chars(ct, plan, deadline, &mut stats).is_some()
             });
             if done {
                 if std::env::var_os("HEXTRIS_DEBUG").is_some() {
@@ -119,7 +111,7 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
                         s.seconds
                     );
                 }
-                out[4].push(s);
+                out[CHARS].push(s);
             }
         }
     }
@@ -216,10 +208,16 @@ pub fn calibrate(problems: &[Prepared], phrases: &Phrases) -> String {
         "{:>9} {:>7} {:>14} {:>14}",
         "stage", "samples", "error (fitted)", "error (table)"
     );
-    // The greedy and DP samples are fitted together (their operations are shared).
-    let spell: Vec<Sample> = all[2].iter().chain(&all[3]).cloned().collect();
-    for (k, ((name, ops), samples)) in STAGES.iter().zip(&all).enumerate() {
-        let fitted = fit(if k == 2 || k == 3 { &spell } else { samples }, ops);
+    for ((name, stage), samples) in STAGES.iter().zip(&all) {
+        // The samples of every stage that counts the same operations are fitted together.
+        let pooled: Vec<Sample> = STAGES
+            .iter()
+            .zip(&all)
+            .filter(|((_, s), _)| s == stage)
+            .flat_map(|(_, v)| v.iter().cloned())
+            .collect();
+        let ops = ops_of(*stage);
+        let fitted = fit(&pooled, &ops);
         for (op, w) in ops.iter().zip(&fitted) {
             weights[*op as usize] = *w;
         }
@@ -281,22 +279,18 @@ pub fn calibrate(problems: &[Prepared], phrases: &Phrases) -> String {
 mod tests {
     use super::*;
 
-    /// The stages take their operations from `ALL` stage by stage: every operation once, the
-    /// planner's first and the stages' first operations where they begin.
+    /// Every operation is fitted by some stage timed.
     #[test]
-    fn the_stages_split_all_operations_in_order() {
-        let joined: Vec<Op> = [PLAN, PLAIN, SPELL, CHARS, EVALUATE].concat();
-        assert_eq!(joined, ALL.to_vec());
-        assert_eq!(
-            [PLAN[0], PLAIN[0], SPELL[0], CHARS[0], EVALUATE[0]],
-            [
-                Op::Gen,
-                Op::PlainUnit,
-                Op::GreedyUnit,
-                Op::CharsUnit,
-                Op::EvalChar
-            ]
-        );
+    fn the_stages_timed_cover_every_operation() {
+        for op in ALL {
+            assert!(
+                STAGES.iter().any(|&(_, s)| s == op.stage()),
+                "{op:?} is fitted by no stage"
+            );
+        }
+        assert_eq!(STAGES[PLAN].1, Stage::Plan);
+        assert_eq!(STAGES[CHARS].1, Stage::Chars);
+        assert_eq!(STAGES[EVALUATE].1, Stage::Evaluate);
     }
 
     #[test]

@@ -10,22 +10,23 @@
 //! checked inside the planner and the encoders, unit by unit.
 //!
 //! When the run stops early (Ctrl-C, SIGTERM), the rounds in flight end as at a deadline; seeds
-//! that had no answer yet get their quick answer within [`STOP_GRACE`], and every seed's best
-//! is returned.
+//! that had no answer yet get their quick answer within [`budget::stop_grace`], and every
+//! seed's best is returned.
+//!
+//! Every time rule it applies (the lanes, the memory's cap on a beam, the horizons, each task's
+//! deadlines) is [`budget`]'s: the executor only reads the clock and hands the times over.
 
-use super::policy::{GameId, Policy, Report, Round, SeedSetup, Task, STORED};
+use super::budget::{self, Budget, Preset, Timing};
+use super::policy::{GameId, Policy, Report, Round, SeedSetup, Task};
 use super::tasks::{GameData, SeedTasks};
-use super::{Budget, Prepared, Progress, SeedResult, SolveConfig, STEP_BYTES};
+use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What a run gives: each (problem index, seed)'s best answer, and every round started.
 pub type RunResult = (Vec<((usize, u32), SeedResult)>, Vec<Round>);
-
-/// After a stop, the time the quick answers of seeds without an answer may take.
-pub const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// One (problem, seed) of the run.
 struct SeedRef {
@@ -53,8 +54,8 @@ fn needs(task: &Task) -> Option<GameId> {
 /// The game a task makes or spells again.
 fn makes(task: &Task) -> GameId {
     match task {
-        Task::Quick { id } => *id,
-        Task::Attempt(a) => a.id,
+        Task::Quick { id } => GameId::Planned(*id),
+        Task::Attempt(a) => GameId::Planned(a.id),
         Task::SpellGreedy { game } | Task::Polish { game } => *game,
     }
 }
@@ -80,11 +81,7 @@ struct Shared {
 impl Shared {
     /// The task `index` of `seed`'s round in flight, the game it starts from (if it needs
     /// one), and the seed's timing for it.
-    fn queued(
-        &self,
-        seed: usize,
-        index: usize,
-    ) -> (Task, Option<Arc<GameData>>, super::policy::Timing) {
+    fn queued(&self, seed: usize, index: usize) -> (Task, Option<Arc<GameData>>, Timing) {
         let flight = self.flights[seed].as_ref().expect("a queued task's round");
         let task = flight.round.tasks[index].clone();
         let base = needs(&task).and_then(|id| self.games[seed].get(&id).cloned());
@@ -127,30 +124,19 @@ impl<'a> Executor<'a> {
                     .map(move |seed| SeedRef { problem: i, seed })
             })
             .collect();
-        let (deadline, attempts, virtual_budget) = match budget {
-            Budget::Until(d) => (Some(d), None, None),
-            Budget::Attempts(n) => (None, Some(n.max(1)), None),
-            Budget::Virtual(w) => (None, None, Some(w)),
-        };
-        // A run by attempts runs one task per seed at a time, so that its answers are the same
-        // on any number of threads; on a clock, a seed gets every worker when it is alone.
-        let lanes = match attempts {
-            Some(_) => 1,
-            None => (workers / seeds.len().max(1)).max(1),
-        };
+        let (deadline, virtual_budget) = (budget.deadline(), budget.virtual_seconds());
+        let preset = Preset::of(budget, &cfg.search);
+        let lanes = preset.lanes(workers, seeds.len());
         let spells = !cfg.table.phrases.is_empty();
         // The survival systems come last ([`SolveConfig::order_systems`]).
         let survival = cfg.survival_systems();
         let setups: Vec<SeedSetup> = seeds
             .iter()
             .map(|s| {
-                let p = problems[s.problem].problem;
+                let prep = &problems[s.problem];
+                let p = prep.problem;
                 let listed = p.seeds.iter().filter(|&&x| x == s.seed).count();
                 let source = p.source_length as usize;
-                // Half the memory for the beams of all the workers at once; the rest is tables
-                // and answers.
-                let per_beam = cfg.memory / 2 / workers as u64;
-                let max_width = (per_beam / (STEP_BYTES * source.max(1) as u64)) as usize;
                 SeedSetup {
                     weight: listed as f64 / p.seeds.len().max(1) as f64,
                     source,
@@ -158,13 +144,19 @@ impl<'a> Executor<'a> {
                     spells,
                     systems: cfg.systems.len() - survival,
                     survival,
-                    max_width: max_width.max(1),
-                    size: problems[s.problem].weight(),
-                    attempts,
+                    max_width: budget::memory_width(cfg.memory, workers, source, &cfg.search),
+                    size: prep.weight(),
+                    unit_states: prep
+                        .tables
+                        .spaces
+                        .iter()
+                        .map(|s| s.states)
+                        .max()
+                        .unwrap_or(0),
                 }
             })
             .collect();
-        let mut policy = Policy::new(cfg.search.clone(), setups);
+        let mut policy = Policy::new(cfg.search.clone(), preset, setups);
         let encoders: Vec<Encoder> = problems
             .iter()
             .map(|p| Encoder::new(p.problem, &p.tables, &cfg.table))
@@ -186,8 +178,8 @@ impl<'a> Executor<'a> {
             let stored = tasks.stored();
             best.push(stored.as_ref().map(|g| g.result.clone()));
             if let Some(g) = stored {
-                policy.start_from(i, tasks.summary(STORED, &g, 0, 0.0));
-                kept.insert(STORED, Arc::new(g));
+                policy.start_from(i, tasks.summary(GameId::Stored, &g, 0, 0.0));
+                kept.insert(GameId::Stored, Arc::new(g));
             }
             games.push(kept);
         }
@@ -241,16 +233,7 @@ impl<'a> Executor<'a> {
     /// The seconds left before each horizon still ahead (the checkpoints of shorter budgets,
     /// then the deadline), given the seconds `left` before the deadline.
     fn horizons(&self, left: f64) -> Vec<f64> {
-        let mut h: Vec<f64> = self
-            .cfg
-            .checkpoints
-            .iter()
-            .map(|before| left - before)
-            .filter(|&l| l > 0.0)
-            .collect();
-        h.sort_by(f64::total_cmp);
-        h.push(left);
-        h
+        budget::horizons(&self.cfg.checkpoints, left)
     }
 
     /// Runs the whole search and returns every seed's best answer, in the order of the seeds
@@ -399,18 +382,15 @@ impl<'a> Executor<'a> {
         seed: usize,
         task: &Task,
         base: Option<&GameData>,
-        timing: super::policy::Timing,
+        timing: Timing,
         unanswered: usize,
     ) -> (Report, Option<GameData>) {
         let t = self.tasks_of(seed);
         match task {
             Task::Quick { id } => {
-                // Each seed without an answer gets its part of the time left, of which its
-                // quick answer may plan in a share, so that it can still be spelt.
                 let plan_until = self.left().map(|left| {
-                    let part = left * (self.workers as f64 / unanswered.max(1) as f64).min(1.0);
-                    Instant::now()
-                        + Duration::from_secs_f64(part * self.cfg.search.quick_plan_share)
+                    let o = &self.cfg.search;
+                    budget::quick_plan_until(Instant::now(), left, self.workers, unanswered, o)
                 });
                 let (r, g) = t.quick(*id, plan_until);
                 (r, Some(g))
@@ -426,10 +406,7 @@ impl<'a> Executor<'a> {
                 None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
-                let narrow_at = self.deadline.map(|d| {
-                    let lead = Duration::from_secs_f64(timing.narrow_lead.min(1e6));
-                    d.checked_sub(lead).unwrap_or(d)
-                });
+                let narrow_at = self.deadline.map(|d| budget::narrow_at(d, &timing));
                 t.attempt(a, base, None, narrow_at, timing.greedy_unit)
             }
         }
@@ -446,11 +423,6 @@ impl<'a> Executor<'a> {
         game: Option<GameData>,
     ) -> Option<SeedResult> {
         let flight = shared.flights[seed].as_mut().expect("a round in flight");
-        let id = match &flight.round.tasks[index] {
-            Task::Quick { id } => Some(*id),
-            Task::Attempt(a) => Some(a.id),
-            Task::SpellGreedy { game } | Task::Polish { game } => Some(*game),
-        };
         flight.reports[index] = Some(report);
         // Tasks waiting for this task's game may start, on this worker first.
         let made = makes(&flight.round.tasks[index]);
@@ -465,7 +437,8 @@ impl<'a> Executor<'a> {
             shared.queue.push_front((seed, i));
         }
         let mut improved = None;
-        if let (Some(id), Some(g)) = (id, game) {
+        if let Some(g) = game {
+            let id = made;
             let better = shared.best[seed]
                 .as_ref()
                 .is_none_or(|b| g.result.score > b.score);
@@ -495,11 +468,11 @@ impl<'a> Executor<'a> {
     }
 
     /// The answers, after the workers are done: seeds without one (a stop came first) get
-    /// their quick answer within [`STOP_GRACE`].
+    /// their quick answer within [`budget::stop_grace`].
     fn finish(self) -> RunResult {
         let mut guard = self.shared.lock().expect("no worker panics");
         let shared = &mut *guard;
-        let grace = Instant::now() + STOP_GRACE;
+        let grace = Instant::now() + budget::stop_grace(&self.cfg.search);
         let mut out = Vec::with_capacity(self.seeds.len());
         let missing: Vec<usize> = (0..self.seeds.len())
             .filter(|&i| shared.best[i].is_none())

@@ -2,10 +2,12 @@
 //! cost wherever they promise the most, the best by the engine's own score kept.
 //!
 //! [`policy`] decides what runs next, from what has happened so far (never from the budget
-//! left); [`exec`] runs its rounds on the rayon pool and keeps the games; [`tasks`] is what a
-//! round's tasks do (plan, spell, score); [`options`] holds every knob. Deadlines are checked
-//! inside the planner and the encoders, unit by unit. With [`Budget::Attempts`] a run is
-//! reproducible to the character on any number of threads.
+//! left); [`budget`] holds the time rules (the budget and its preset, the reserve, the
+//! checkpoints and horizons, each task's deadlines); [`exec`] runs the rounds on the rayon pool
+//! and keeps the games; [`tasks`] is what a round's tasks do (plan, spell, score), through the
+//! stage runner of [`stage`]; [`options`] holds every knob. Deadlines are checked inside the
+//! planner and the encoders, unit by unit. With [`Budget::Attempts`] a run is reproducible to
+//! the character on any number of threads.
 
 /// Writes a line to stderr, ignoring a stderr that is closed (a debugging log piped into `head`,
 /// say): a log line must never stop a run, nor keep its answers from being written.
@@ -26,14 +28,17 @@ macro_rules! note_raw {
     }};
 }
 
+pub mod budget;
 pub mod calibrate;
 pub mod exec;
 pub mod options;
 pub mod policy;
 pub mod shard;
+pub mod stage;
 pub mod tasks;
 pub mod tune;
 
+pub use budget::{Budget, STEP_BYTES};
 pub use options::SearchOptions;
 
 use crate::encode::{CharTables, Mode, PhraseTable};
@@ -41,24 +46,6 @@ use crate::engine::{problem_score, Phrases, Problem};
 use crate::plan::{Tables, Weights, SYSTEMS};
 use std::sync::OnceLock;
 use std::time::Instant;
-
-/// What the solver may spend.
-#[derive(Clone, Copy, Debug)]
-pub enum Budget {
-    /// Until this instant.
-    Until(Instant),
-    /// Exactly this many games planned per seed, whatever the time: reproducible to the
-    /// character.
-    Attempts(u32),
-    /// This many work seconds ([`crate::work`]) on a virtual clock: the run the policy would
-    /// play on this project's machine, simulated on one thread, the same on any machine and
-    /// under any load (for benchmarks that must not depend on the machine's other work).
-    Virtual(f64),
-}
-
-/// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
-/// for the allocator.
-pub const STEP_BYTES: u64 = 96;
 
 /// The best answer found for one seed.
 #[derive(Clone, Debug)]

@@ -1,8 +1,10 @@
 //! The search's knobs in one place: every constant of the time policy ([`super::policy`]) and of
-//! the executor ([`super::exec`]), each documented here with the reason for its value. Like the
+//! the time rules ([`super::budget`]: the reserve, the checkpoints, the tasks' deadlines, the
+//! preset of a run by attempts), each documented here with the reason for its value. Like the
 //! heuristic weights, they are data: the defaults are `src/solve/search.json`, compiled in, and
 //! a JSON file with some of the fields (`hextris solve --search FILE`, `hextris bench --search
-//! A.json --search B.json`) replaces those, so that trying a variant needs no code edit.
+//! A.json --search B.json`) replaces those (a field that is an object, such as `attempts`, field
+//! by field), so that trying a variant needs no code edit.
 //!
 //! Costs are in *work seconds*: the deterministic work counts of [`crate::work`], scaled so that
 //! one work second is about one second of this project's 2-core machine.
@@ -21,9 +23,12 @@ pub struct SearchOptions {
     /// The widest beam (its memory grows with width times source length; `-m` may cap it
     /// lower).
     pub max_width: usize,
-    /// The widest beam of a run by attempts (`--attempts`), which has no clock to stop a beam
-    /// that takes minutes (a width-2,048 game of problem 24 does).
-    pub attempts_max_width: usize,
+    /// The share of the memory the beams of all the workers may hold at once; the rest is
+    /// tables and answers.
+    pub beam_memory_share: f64,
+    /// The knobs of a run by attempts (`--attempts`), which has no clock to stop a task that
+    /// takes minutes (see [`super::budget::Preset`]).
+    pub attempts: AttemptsOptions,
     /// Each widening multiplies the beam width by this.
     pub growth: usize,
     /// From this width on, beams go to the systems whose whole games scored best instead of
@@ -41,7 +46,8 @@ pub struct SearchOptions {
     /// encoder's on the quick answer.
     pub first_dp_factor: f64,
     /// The character encoder's work, before one is measured, as a multiple of the DP
-    /// encoder's on the same plan (20 to 60 measured on the small boards).
+    /// encoder's on the same plan (0.4 to 87 measured on the stored games of the 25 problems,
+    /// 20 in the middle).
     pub first_chars_factor: f64,
     /// The greedy encoder's work as a multiple of plain paths' on the same plan, with a margin
     /// (2.4 measured on problem 24, 2.6 on problem 14): whether greedy spelling of the quick
@@ -50,16 +56,46 @@ pub struct SearchOptions {
     /// The greedy encoder's seconds per unit per state of the unit's space, generously (about
     /// 0.25 us on a 1000 x 1000 board): one unit must fit in the time left.
     pub spell_state_seconds: f64,
+    /// The quick answer's greedy spelling starts only when this many units' spelling (at
+    /// [`SearchOptions::spell_state_seconds`] per state of the largest unit space) fits before
+    /// the deadline: the encoder stops only after the unit in hand, which must not overrun it.
+    pub greedy_units_left: f64,
     /// The share of a seed's part of the time left that its quick answer may plan in, so that
     /// it can still be spelt.
     pub quick_plan_share: f64,
     /// What a polish is expected to add, before one is measured, as a factor of the DP
     /// encoder's score.
     pub first_polish_gain: f64,
+    /// The least and the most a measured polish gain counts for (its new score over its old):
+    /// a polish never loses (the better text is kept), and one lucky polish must not send every
+    /// game to the character encoder.
+    pub polish_gain_range: [f64; 2],
+    /// A polish is expected to take at least this share of the DP encoder's work on a whole
+    /// game, times the character encoder's factor: a game whose spelling was cheap (a short
+    /// one, or one cut from another) still costs the character encoder its tables.
+    pub polish_least_share: f64,
+    /// The character encoder's factor (its work over the DP encoder's) is multiplied by this
+    /// when a polish ran out of time: the estimate was too low.
+    pub chars_factor_unfinished: f64,
+    /// The most the character encoder's factor may be measured at: a game the DP encoder spelt
+    /// in next to no work would otherwise make it endless.
+    pub max_chars_factor: f64,
     /// A round is dear when it would take more than this share of the work spent on the seed so
     /// far. Dear rounds go to the best systems and widen only after a gain. Measured against
     /// the work done, not the time left, so that the same rounds are dear at every budget.
     pub dear_share: f64,
+    /// The weight kept by the machine's measured speed (seconds per work second, of planning
+    /// and of spelling) at each new measure: the speed follows the recent tasks.
+    pub clock_decay: f64,
+    /// Work seconds a task must report for its speed to be learnt: shorter tasks are mostly the
+    /// clock's noise.
+    pub clock_least_work: f64,
+    /// Work seconds measured before the learnt speed is used (until then, this project's
+    /// machine's speed: 1).
+    pub clock_trusted_work: f64,
+    /// The slowest and the fastest the learnt speed may be (seconds per work second): a task
+    /// stalled by the machine's other work must not make every round look unfit.
+    pub clock_speed_range: [f64; 2],
     /// Rounds a cheap beam waits at its width, once widening stopped paying, before it widens
     /// anyway (problem 0: the 10 s run's best games were found by rounds at width 1,024 that a
     /// run widening at once skipped).
@@ -72,10 +108,6 @@ pub struct SearchOptions {
     pub screen_margin: f64,
     /// Games kept per seed as candidates for polishing and re-planning.
     pub keep_games: usize,
-    /// With no clock (`--attempts`), the most work seconds a polish may be expected to take:
-    /// problem 24's games take minutes, so a run by attempts leaves them as the DP encoder
-    /// spelt them.
-    pub attempts_polish_seconds: f64,
     /// The least share of a game's units that a round at the end of the time re-plans (its cut
     /// late enough to plan and spell the rest in time).
     pub tail_min_share: f64,
@@ -94,14 +126,63 @@ pub struct SearchOptions {
     /// The least seconds between two offers of a seed's improvements to the store (the last
     /// one is always offered at the end of the run).
     pub store_interval: f64,
+    /// After a stop (Ctrl-C, SIGTERM), the seconds the quick answers of seeds without an answer
+    /// may take.
+    pub stop_grace: f64,
+    /// The seconds a run on the command line keeps back for writing its output and exiting,
+    /// whatever its budget (see [`super::budget::reserve`]).
+    pub reserve_seconds: f64,
+    /// The share of the budget kept back besides: more problems, more output.
+    pub reserve_share: f64,
+    /// The most seconds kept back, whatever the budget.
+    pub reserve_most: f64,
+    /// The most kept back, as a share of the budget: a tiny budget still leaves the solver most
+    /// of its time.
+    pub reserve_most_share: f64,
+    /// The budgets a user commonly gives, in seconds: a run of a longer budget plans its rounds
+    /// to end where each of these would have ended (see [`super::budget::checkpoints`]), so
+    /// that it plays everything the shorter run plays first, its tail included. None below
+    /// 10 s: there the tails before a checkpoint cost a longer run more than they find (with
+    /// checkpoints at 1 and 3 s too, one run at 10 s on the 25 official problems gave 821,218,
+    /// one without 839,950; commit 45a936d).
+    pub checkpoints: Vec<f64>,
     /// The scoring systems (by name) made to keep games alive ([`crate::plan::stack`]): while a
     /// seed's best game ends before its source does, every other attempt plans with them; they
     /// stay out of the cycle and the ranking of the systems otherwise.
     pub survival_systems: Vec<String>,
 }
 
+/// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AttemptsOptions {
+    /// The widest beam: a width-2,048 game of problem 24 takes minutes, which no clock stops.
+    pub max_width: usize,
+    /// The most work seconds a polish may be expected to take: problem 24's games take minutes,
+    /// so a run by attempts leaves them as the DP encoder spelt them.
+    pub polish_seconds: f64,
+}
+
 /// The compiled-in options.
 const DEFAULTS_JSON: &str = include_str!("search.json");
+
+/// Puts what `given` gives into `into`: an object field by field (so that a file may give one
+/// field of `attempts`), anything else whole.
+fn merge(into: &mut serde_json::Value, given: serde_json::Value) {
+    match (into, given) {
+        (serde_json::Value::Object(into), serde_json::Value::Object(given)) => {
+            for (k, v) in given {
+                match into.get_mut(&k) {
+                    Some(old) => merge(old, v),
+                    None => {
+                        into.insert(k, v);
+                    }
+                }
+            }
+        }
+        (into, given) => *into = given,
+    }
+}
 
 impl Default for SearchOptions {
     fn default() -> SearchOptions {
@@ -125,9 +206,7 @@ impl SearchOptions {
         };
         let mut merged: serde_json::Value =
             serde_json::from_str(DEFAULTS_JSON).expect("search.json is valid");
-        for (k, v) in given {
-            merged[k] = v;
-        }
+        merge(&mut merged, serde_json::Value::Object(given));
         let o: SearchOptions = serde_json::from_value(merged).map_err(json)?;
         o.check().map_err(|what| Error::invalid(path, what))?;
         Ok(o)
@@ -147,7 +226,7 @@ impl SearchOptions {
     pub fn check(&self) -> std::result::Result<(), String> {
         let at_least_one = [
             ("max_width", self.max_width),
-            ("attempts_max_width", self.attempts_max_width),
+            ("attempts.max_width", self.attempts.max_width),
             ("wide", self.wide),
             ("max_tries", self.max_tries),
             ("keep_games", self.keep_games),
@@ -171,7 +250,15 @@ impl SearchOptions {
             ("quick_plan_share", self.quick_plan_share),
             ("first_polish_gain", self.first_polish_gain),
             ("dear_share", self.dear_share),
-            ("attempts_polish_seconds", self.attempts_polish_seconds),
+            ("attempts.polish_seconds", self.attempts.polish_seconds),
+            ("beam_memory_share", self.beam_memory_share),
+            ("greedy_units_left", self.greedy_units_left),
+            ("polish_least_share", self.polish_least_share),
+            ("chars_factor_unfinished", self.chars_factor_unfinished),
+            ("max_chars_factor", self.max_chars_factor),
+            ("clock_least_work", self.clock_least_work),
+            ("clock_trusted_work", self.clock_trusted_work),
+            ("stop_grace", self.stop_grace),
             ("tail_min_share", self.tail_min_share),
             ("rate_prior", self.rate_prior),
             ("fit_margin", self.fit_margin),
@@ -187,11 +274,34 @@ impl SearchOptions {
             ("rate_decay", self.rate_decay, 1.0),
             ("rate_floor", self.rate_floor, f64::MAX),
             ("store_interval", self.store_interval, f64::MAX),
+            ("clock_decay", self.clock_decay, 1.0),
+            ("reserve_seconds", self.reserve_seconds, f64::MAX),
+            ("reserve_share", self.reserve_share, 1.0),
+            ("reserve_most", self.reserve_most, f64::MAX),
+            ("reserve_most_share", self.reserve_most_share, 1.0),
         ];
         for (name, v, hi) in shares {
             if !(v.is_finite() && v >= 0.0 && v < hi) {
                 return Err(format!("{name} must be at least 0 and below {hi}, not {v}"));
             }
+        }
+        let ranges = [
+            ("polish_gain_range", self.polish_gain_range),
+            ("clock_speed_range", self.clock_speed_range),
+        ];
+        for (name, [lo, hi]) in ranges {
+            if !(lo.is_finite() && hi.is_finite() && 0.0 < lo && lo <= hi) {
+                return Err(format!(
+                    "{name} must be [least, most] with 0 < least <= most, not [{lo}, {hi}]"
+                ));
+            }
+        }
+        if let Some(bad) = self
+            .checkpoints
+            .iter()
+            .find(|&&c| !(c.is_finite() && c > 0.0))
+        {
+            return Err(format!("checkpoints must be positive numbers, not {bad}"));
         }
         Ok(())
     }
@@ -221,6 +331,8 @@ mod tests {
             (r#"{"growth": 1}"#, "growth"),
             (r#"{"rate_decay": 1.5}"#, "rate_decay"),
             (r#"{"survival": -1}"#, "survival"),
+            (r#"{"clock_speed_range": [2, 1]}"#, "clock_speed_range"),
+            (r#"{"checkpoints": [10, 0]}"#, "checkpoints"),
             ("[1]", "o.json"),
         ] {
             let e = SearchOptions::from_json(text, Path::new("o.json")).unwrap_err();
@@ -230,6 +342,19 @@ mod tests {
                 "{text}: {msg}"
             );
         }
+    }
+
+    /// A field that is an object is replaced field by field.
+    #[test]
+    fn a_file_replaces_one_field_of_an_object() {
+        let o = SearchOptions::from_json(r#"{"attempts": {"max_width": 64}}"#, Path::new("o.json"))
+            .unwrap();
+        let d = SearchOptions::default();
+        assert_eq!(o.attempts.max_width, 64);
+        assert_eq!(o.attempts.polish_seconds, d.attempts.polish_seconds);
+        let e = SearchOptions::from_json(r#"{"attempts": {"max_widht": 64}}"#, Path::new("o.json"))
+            .unwrap_err();
+        assert!(e.to_string().contains("max_widht"), "{e}");
     }
 
     /// The compiled-in file gives every field (none is missing, none unknown) and sound values.

@@ -1,28 +1,19 @@
 //! The tasks of the policy ([`super::policy::Task`]) as they run: planning with the beam,
-//! spelling with the encoders, scoring with the engine. Each runs on one thread and reports
-//! its outcome with the work it did ([`crate::work`]) and the seconds it took.
+//! spelling with the encoders, scoring with the engine, through the stage runner
+//! ([`super::stage`]). Each runs on one thread and reports its outcome with the work it did
+//! ([`crate::work`]) and the seconds it took. A task reads no clock to decide what to do: the
+//! deadlines it gets are [`super::budget`]'s, the decision to run it the policy's.
 //!
 //! A task never returns a text that errs: every text is scored by the engine, and one that
 //! erred (which the tests rule out) would score 0 and never be the answer.
 
 use super::policy::{Attempt, GameId, Outcome, Report, Screen, Summary};
+use super::stage::{StageRunner, Valuer};
 use super::{Prepared, SeedResult, SolveConfig};
-use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseValuer};
-use crate::engine::{evaluate, Evaluation, Phrases, Problem};
-use crate::plan::{plan_beam, plan_of_text, text_of_opening, BeamShape, Plan, PlanConfig};
-use crate::work::Op;
+use crate::encode::{CharStats, Encoder, Mode, Opening};
+use crate::engine::{evaluate, Problem};
+use crate::plan::{plan_of_text, text_of_opening, Plan, PlanConfig};
 use std::time::Instant;
-
-/// The engine's [`evaluate`], its characters counted in the work counts ([`crate::work`]).
-pub(super) fn evaluate_counted(
-    problem: &Problem,
-    seed: u32,
-    text: &str,
-    phrases: &Phrases,
-) -> Evaluation {
-    crate::work::add(Op::EvalChar, text.len() as u64);
-    evaluate(problem, seed, text, phrases)
-}
 
 /// A game in hand: its plan and the best text found for it.
 #[derive(Clone, Debug)]
@@ -53,15 +44,21 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
 }
 
 impl SeedTasks<'_> {
-    /// Whether the planner values what units that cannot rotate can spell on their way: cheap
-    /// and exact there.
-    fn aware(&self) -> bool {
-        !self.cfg.table.phrases.is_empty() && self.prep.tables.spaces.iter().any(|s| !s.rotates())
+    /// The stage runner of this seed.
+    fn stages(&self) -> StageRunner<'_> {
+        StageRunner::new(
+            self.problem,
+            &self.prep.tables,
+            self.encoder,
+            &self.cfg.table,
+            self.seed,
+            &self.cfg.search,
+        )
     }
 
     /// Scores a text with the engine (an error scores 0: it must never be the answer).
     pub fn result(&self, solution: String, tag: String, spelling: Mode) -> SeedResult {
-        let e = evaluate_counted(self.problem, self.seed, &solution, &self.cfg.phrases);
+        let e = self.stages().evaluate(&solution, &self.cfg.phrases);
         debug_assert!(!e.end.is_error(), "{}", e.end);
         SeedResult {
             seed: self.seed,
@@ -131,18 +128,10 @@ impl SeedTasks<'_> {
         plan_until: Option<Instant>,
         narrow_at: Option<Instant>,
     ) -> Plan {
-        let mut valuer = self.aware().then(|| {
-            let v = PhraseValuer::new(self.encoder, self.cfg.search.phrase_weight, 0);
-            if a.chars_valuer {
-                v.with_chars()
-            } else {
-                v
-            }
-        });
-        // A plan from a kept opening starts where that opening's text left the valuer.
-        let carry = match (&valuer, opening) {
-            (Some(v), Some(text)) => v.carry_after(text),
-            _ => 0,
+        let valuer = if a.chars_valuer {
+            Valuer::Chars
+        } else {
+            Valuer::Words
         };
         let prefix = match (base, a.base) {
             (Some(b), Some((_, cut))) => {
@@ -156,20 +145,9 @@ impl SeedTasks<'_> {
             deadline: plan_until.or(self.deadline),
             narrow_at,
             prefix,
-            carry,
+            carry: 0,
         };
-        let shape = BeamShape {
-            width: a.width,
-            branch: a.width.clamp(1, 8),
-        };
-        plan_beam(
-            self.problem,
-            &self.prep.tables,
-            self.seed,
-            &pc,
-            shape,
-            valuer.as_mut().map(|v| v as _),
-        )
+        self.stages().plan(pc, a.width, valuer, opening)
     }
 
     /// A plan's predicted score: its move score, and its descents at `rate` points each.
@@ -179,7 +157,7 @@ impl SeedTasks<'_> {
 
     /// The attempt's name in tags and logs: its system, and whether it valued phrases by words.
     fn name(&self, a: &Attempt) -> String {
-        let words = if self.aware() && !a.chars_valuer {
+        let words = if self.stages().aware() && !a.chars_valuer {
             "/words"
         } else {
             ""
@@ -275,7 +253,7 @@ impl SeedTasks<'_> {
             system: a.system,
         };
         let report = Report {
-            outcome: Outcome::Spelt(self.summary(a.id, &game, kept, spell_work)),
+            outcome: Outcome::Spelt(self.summary(GameId::Planned(a.id), &game, kept, spell_work)),
             plan_work: per_plan,
             plans,
             spell_work,
@@ -298,7 +276,7 @@ impl SeedTasks<'_> {
     /// The quick answer: a greedy plan made by `plan_until`, spelt with plain paths (an answer
     /// in hand even on a board so large that one unit takes the spelling encoders seconds).
     /// The evaluator scores a partial game, so the answer is never empty while a unit can lock.
-    pub fn quick(&self, id: GameId, plan_until: Option<Instant>) -> (Report, GameData) {
+    pub fn quick(&self, id: u32, plan_until: Option<Instant>) -> (Report, GameData) {
         let a = Attempt {
             id,
             system: 0,
@@ -321,26 +299,9 @@ impl SeedTasks<'_> {
         crate::stop::set_aside(|| self.quick(0, Some(until)).1.result)
     }
 
-    /// The quick answer's plan spelt greedily, when one unit's spelling fits in the time left
-    /// (the encoder stops after the unit in hand at the deadline); `None` otherwise.
+    /// The quick answer's plan spelt greedily (the policy runs it only where one unit's
+    /// spelling fits before the deadline: the encoder stops after the unit in hand there).
     pub fn spell_greedy(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
-        let states = self
-            .prep
-            .tables
-            .spaces
-            .iter()
-            .map(|s| s.states)
-            .max()
-            .unwrap_or(0);
-        let per_unit = states as f64 * self.cfg.search.spell_state_seconds;
-        let left = self.deadline.map_or(f64::INFINITY, |d| {
-            crate::stop::effective(d)
-                .saturating_duration_since(Instant::now())
-                .as_secs_f64()
-        });
-        if per_unit * 2.0 > left {
-            return (unfinished(), None);
-        }
         let (text, spell_work, seconds) =
             timed(|| self.encoder.encode(&game.plan, Mode::Greedy, self.deadline));
         let tag = game.result.tag.replace(" plain", " greedy");

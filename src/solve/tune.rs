@@ -80,18 +80,8 @@ pub fn scores(
                 && p.tables.spaces.iter().any(|s| !s.rotates());
             let total: u64 = (0..cfg.repeats.max(1))
                 .map(|r| {
-                    let pc = PlanConfig {
-                        weights: weights.clone(),
-                        rng_seed: r as u64,
-                        deadline: None,
-                        narrow_at: None,
-                        prefix: Vec::new(),
-                        carry: 0,
-                    };
-                    let shape = BeamShape {
-                        width: cfg.width,
-                        branch: cfg.width.min(8),
-                    };
+                    let pc = PlanConfig::whole_game(weights.clone(), r as u64);
+                    let shape = BeamShape::of_width(cfg.width);
                     let mut valuer = aware.then(|| {
                         crate::encode::PhraseValuer::new(
                             &encoder,

@@ -369,17 +369,9 @@ const BODY: &str = r#"<div id="heading" class="mono"></div>
 mod tests {
     use super::*;
     use crate::engine::{Phrases, Problem};
-    use std::path::Path;
 
     fn problem() -> Problem {
-        Problem::from_json(
-            r#"{"id":7,"width":5,"height":6,"sourceLength":6,"sourceSeeds":[0,3],
-            "filled":[{"x":0,"y":5},{"x":1,"y":5},{"x":3,"y":5},{"x":4,"y":5}],
-            "units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}},
-                     {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
-            Path::new("t.json"),
-        )
-        .unwrap()
+        crate::testkit::two_unit_problem(6)
     }
 
     fn data_of(page: &str) -> Value {

@@ -645,15 +645,7 @@ mod tests {
     use std::path::Path;
 
     fn problem() -> Problem {
-        // A 5x6 board with a two-cell unit and a single cell, and a nearly full bottom row.
-        Problem::from_json(
-            r#"{"id":7,"width":5,"height":6,"sourceLength":40,"sourceSeeds":[0,3],
-            "filled":[{"x":0,"y":5},{"x":1,"y":5},{"x":3,"y":5},{"x":4,"y":5}],
-            "units":[{"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}},
-                     {"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#,
-            Path::new("t.json"),
-        )
-        .unwrap()
+        crate::testkit::two_unit_problem(40)
     }
 
     /// Every frame of the replay against a fresh engine game stepped command by command.

@@ -49,7 +49,7 @@ mod search;
 pub mod shapes;
 
 use cover::{Cover, COVER_WORDS, LEVELS};
-use prune::{kind_swings, sign, Swing};
+use prune::{kind_swings, Swing};
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashSet;
 use shapes::{Shape, FIXED_COUNT};
@@ -208,6 +208,17 @@ pub struct Tiler {
     use_cover: bool,
     /// The search statistics of the last call.
     pub stats: Stats,
+}
+
+/// A cell's colour in the colourings of the board (by the sum of its coordinates, by its
+/// column, by its row): +1 for an even coordinate, -1 for an odd one. The search and the pruning
+/// both keep the colourings' balance, so it lives here, beside the board.
+fn sign(v: i32) -> i32 {
+    if v.rem_euclid(2) == 0 {
+        1
+    } else {
+        -1
+    }
 }
 
 /// The board's bit words, every cell empty and the padding (a column past the right edge, a row

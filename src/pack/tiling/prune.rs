@@ -5,7 +5,7 @@
 
 use super::search::Search;
 use super::shapes::Shape;
-use super::{Tiler, REGION_LIMIT};
+use super::{sign, Tiler, REGION_LIMIT};
 
 /// How the pieces of one kind can change one colouring imbalance, in half units.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,15 +162,6 @@ impl Tiler {
             }
         }
         im
-    }
-}
-
-/// +1 for an even coordinate (sum), -1 for an odd one.
-pub(super) fn sign(v: i32) -> i32 {
-    if v.rem_euclid(2) == 0 {
-        1
-    } else {
-        -1
     }
 }
 

@@ -3,8 +3,9 @@
 //!
 //! Invariant: every placement the search makes is undone before [`Tiler::solve`] returns.
 
-use super::prune::sign;
-use super::{Frame, Outcome, Placement, Priority, Stats, Tiler, MAX_KINDS, MEMO_CAP, NONE, WASTE};
+use super::{
+    sign, Frame, Outcome, Placement, Priority, Stats, Tiler, MAX_KINDS, MEMO_CAP, NONE, WASTE,
+};
 
 impl Tiler {
     /// Searches for a tiling of the empty cells by exactly the remaining counts, leaving at most

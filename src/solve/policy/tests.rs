@@ -3,6 +3,7 @@
 //! planner and the encoders, and an event simulation stands for the workers. Nothing waits and
 //! every run gives the same trace.
 
+use super::costs::Costs;
 use super::*;
 
 /// A seed of the model.
@@ -58,11 +59,11 @@ impl World {
 
     /// A task's report, given the games the seed holds.
     fn run(&self, seed: usize, task: &Task, games: &[Summary]) -> Report {
-        let key = |id: GameId, k: u64| (seed as u64) << 40 ^ (id as u64) << 8 ^ k;
+        let key = |id: u32, k: u64| (seed as u64) << 40 ^ (id as u64) << 8 ^ k;
         match task {
             Task::Quick { id } => Report {
                 outcome: Outcome::Spelt(self.game(
-                    *id,
+                    GameId::Planned(*id),
                     self.greedy_units(),
                     self.base * 0.1,
                     Mode::Plain,
@@ -103,7 +104,7 @@ impl World {
                 }
             }
             Task::Attempt(a) => {
-                let lift = |id: GameId| {
+                let lift = |id: u32| {
                     let w = (a.width as f64).log(4.0);
                     let system = [0.0, 0.02, 0.04, 0.01, 0.0][a.system % 5];
                     0.8 + 0.05 * w + system + 0.03 * noise(key(id, 1))
@@ -159,7 +160,7 @@ impl World {
                 } else {
                     score
                 };
-                let mut g = self.game(a.id, units, score, spelling, a.system);
+                let mut g = self.game(GameId::Planned(a.id), units, score, spelling, a.system);
                 g.kept = kept;
                 g.spell_work = spelt as f64
                     * self.spell_unit
@@ -225,10 +226,15 @@ fn simulate_with(
             survival: w.survival,
             max_width: 2048,
             size: w.source as f64,
-            attempts,
+            unit_states: 0,
         })
         .collect();
-    let mut policy = Policy::new(SearchOptions::default(), setups);
+    let opts = SearchOptions::default();
+    let preset = match attempts {
+        Some(n) => Preset::attempts(n, &opts),
+        None => Preset::clock(&opts),
+    };
+    let mut policy = Policy::new(opts, preset, setups);
     let mut now = 0.0;
     let mut trace = Vec::new();
     // Rounds running: (end time, round, reports).
@@ -271,7 +277,9 @@ fn simulate_with(
                     Task::SpellGreedy { game } => round
                         .tasks
                         .iter()
-                        .position(|u| matches!(u, Task::Quick { id } if id == game))
+                        .position(
+                            |u| matches!(u, Task::Quick { id } if GameId::Planned(*id) == *game),
+                        )
                         .map_or(0.0, |j| ends[j]),
                     _ => 0.0,
                 };
@@ -445,7 +453,12 @@ fn every_seed_is_answered_before_any_seed_gets_more() {
         assert_eq!(answered, worlds.len(), "{workers} workers");
         assert!(trace.iter().skip(answered).all(|s| !quick(s)));
         // Then every quick answer is spelt greedily, before any beam.
-        let spell = |s: &Step| s.tasks == [Task::SpellGreedy { game: 0 }];
+        let spell = |s: &Step| {
+            s.tasks
+                == [Task::SpellGreedy {
+                    game: GameId::Planned(0),
+                }]
+        };
         let spelt = trace[answered..].iter().take_while(|s| spell(s)).count();
         assert_eq!(spelt, worlds.len(), "{workers} workers");
         // Smallest first.
@@ -736,3 +749,51 @@ const GOLDEN_SMALL: [&str; 14] = [
     "seed 0 Fresh: #5 s0 w1024 Dp t1",
     "seed 1 Fresh: #5 s0 w1024 Dp t1",
 ];
+
+/// The quick answer's greedy spelling runs only where one unit's spelling, with its margin, fits
+/// before the deadline (`greedy_units_left` units at `spell_state_seconds` per state of the
+/// largest unit space): behind the quick answer on its lane, in what the quick answer's
+/// planning leaves; alone, in the time left. A spelling that does not fit is not wanted: the
+/// seed goes on to its beams.
+#[test]
+fn a_greedy_spelling_that_cannot_fit_is_left_out() {
+    let world = small();
+    let opts = SearchOptions::default();
+    let policy = |lanes: usize, unit_states: usize| {
+        let setup = SeedSetup {
+            weight: 1.0,
+            source: world.source,
+            lanes,
+            spells: true,
+            systems: 5,
+            survival: 0,
+            max_width: 2048,
+            size: 1.0,
+            unit_states,
+        };
+        Policy::new(opts.clone(), Preset::clock(&opts), vec![setup])
+    };
+    let greedy = |r: &Round| {
+        r.tasks
+            .iter()
+            .any(|t| matches!(t, Task::SpellGreedy { .. }))
+    };
+    // 10 million states: 5 s a unit, 10 s with the margin.
+    for (states, left, fits) in [
+        (10_000_000, 8.0, false),
+        (10_000_000, 30.0, true),
+        (0, 1e-3, true),
+    ] {
+        // Two lanes: behind the quick answer, which may plan in half the time left.
+        let first = policy(2, states).next(&|_| true, Some(&[left])).unwrap();
+        assert_eq!(greedy(&first), fits, "{states} states, {left} s, two lanes");
+        assert!(matches!(first.tasks[0], Task::Quick { .. }));
+        // One lane: a round of its own after the quick answer.
+        let mut p = policy(1, states);
+        let quick = p.next(&|_| true, Some(&[2.0 * left])).unwrap();
+        let reports: Vec<Report> = quick.tasks.iter().map(|t| world.run(0, t, &[])).collect();
+        p.report(&quick, &reports);
+        let next = p.next(&|_| true, Some(&[left])).unwrap();
+        assert_eq!(greedy(&next), fits, "{states} states, {left} s, one lane");
+    }
+}

@@ -1,0 +1,317 @@
+//! The time rules in one room. The policy ([`super::policy`]) decides what runs next from what
+//! has happened; these rules say what a run may spend and by when each task must end:
+//!
+//! - what a run may spend ([`Budget`]), and the preset it runs by, resolved once from the budget
+//!   ([`Preset`]: a run on a clock, real or virtual, or a run by attempts);
+//! - what the command line keeps back for its output ([`reserve`]), where the common shorter
+//!   budgets end ([`checkpoints`]), and the horizons a round must fit before ([`horizons`]);
+//! - the lanes a seed runs on ([`Preset::lanes`]) and the widest beam the memory allows
+//!   ([`memory_width`], [`Preset::width_cap`]);
+//! - each task's deadlines, from the policy's [`Timing`]: the quick answer's planning
+//!   ([`quick_plan_until`]), a late beam's narrowing ([`narrow_at`]), whether the quick answer's
+//!   greedy spelling fits ([`greedy_fits`], asked by the policy's `fitting`), and the late quick
+//!   answers after a stop ([`stop_grace`]).
+//!
+//! Every constant is a field of [`SearchOptions`] (`src/solve/search.json`). A run by attempts
+//! has no deadline: none of these rules reads the clock for it, so its answers are the same on
+//! any machine and any number of threads.
+
+use super::options::SearchOptions;
+use std::time::{Duration, Instant};
+
+/// What the solver may spend.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    /// Until this instant.
+    Until(Instant),
+    /// Exactly this many games planned per seed, whatever the time: reproducible to the
+    /// character.
+    Attempts(u32),
+    /// This many work seconds ([`crate::work`]) on a virtual clock: the run the policy would
+    /// play on this project's machine, simulated on one thread, the same on any machine and
+    /// under any load (for benchmarks that must not depend on the machine's other work).
+    Virtual(f64),
+}
+
+impl Budget {
+    /// The deadline on the real clock, if the budget has one.
+    pub fn deadline(&self) -> Option<Instant> {
+        match *self {
+            Budget::Until(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The work seconds of a virtual clock, if the budget runs on one.
+    pub fn virtual_seconds(&self) -> Option<f64> {
+        match *self {
+            Budget::Virtual(w) => Some(w),
+            _ => None,
+        }
+    }
+}
+
+/// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
+/// for the allocator.
+pub const STEP_BYTES: u64 = 96;
+
+/// The rules that tell a run by attempts from a run on a clock, resolved once from the budget
+/// ([`Preset::of`]): the policy and the executor read these, never the budget's kind.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preset {
+    /// The games a seed plans at most, its quick answer included; `None`: as many as the time
+    /// allows.
+    pub games: Option<u32>,
+    /// One task per seed at a time, whatever the workers, so that the answers are the same on
+    /// any number of threads. Otherwise the workers are shared among the seeds: a seed alone
+    /// gets every one.
+    pub one_lane: bool,
+    /// The beams widen at every round, instead of when the last round says widening pays.
+    pub widen_always: bool,
+    /// A polish may go before the next round of beams when it promises more (see
+    /// [`super::policy::polish_goes_first`]); otherwise polishes wait until the beams grow no
+    /// wider.
+    pub polish_early: bool,
+    /// The most work seconds a polish may be expected to take.
+    pub polish_limit: f64,
+    /// The widest beam, before the memory caps it.
+    pub max_width: usize,
+}
+
+impl Preset {
+    /// The preset of `budget`.
+    pub fn of(budget: Budget, o: &SearchOptions) -> Preset {
+        match budget {
+            Budget::Attempts(n) => Preset::attempts(n, o),
+            Budget::Until(_) | Budget::Virtual(_) => Preset::clock(o),
+        }
+    }
+
+    /// A run on a clock (real or virtual): the policy's rules as they are, the deadline deciding
+    /// what fits.
+    pub fn clock(o: &SearchOptions) -> Preset {
+        Preset {
+            games: None,
+            one_lane: false,
+            widen_always: false,
+            polish_early: true,
+            polish_limit: f64::INFINITY,
+            max_width: o.max_width,
+        }
+    }
+
+    /// A run by attempts: `n` games per seed (at least one), planned as before the time policy
+    /// (a wider beam at every round, the best games polished at the end), with no clock to stop
+    /// a task that takes minutes, so the widest beam and the dearest polish are capped
+    /// ([`super::options::AttemptsOptions`]).
+    pub fn attempts(n: u32, o: &SearchOptions) -> Preset {
+        Preset {
+            games: Some(n.max(1)),
+            one_lane: true,
+            widen_always: true,
+            polish_early: false,
+            polish_limit: o.attempts.polish_seconds,
+            max_width: o.max_width.min(o.attempts.max_width),
+        }
+    }
+
+    /// The tasks a seed runs at once, with `workers` workers and `seeds` seeds in the run.
+    pub fn lanes(&self, workers: usize, seeds: usize) -> usize {
+        if self.one_lane {
+            1
+        } else {
+            (workers / seeds.max(1)).max(1)
+        }
+    }
+
+    /// The widest beam of a seed whose memory allows `memory_width` (see [`memory_width`]).
+    pub fn width_cap(&self, memory_width: usize) -> usize {
+        memory_width.min(self.max_width).max(1)
+    }
+}
+
+/// The widest beam `memory` bytes allow a seed whose source has `source` units, with `workers`
+/// beams at once: each worker's part of [`SearchOptions::beam_memory_share`] of the memory, at
+/// [`STEP_BYTES`] per unit of width per unit placed.
+pub fn memory_width(memory: u64, workers: usize, source: usize, o: &SearchOptions) -> usize {
+    let per_beam = (memory as f64 * o.beam_memory_share) as u64 / workers.max(1) as u64;
+    ((per_beam / (STEP_BYTES * source.max(1) as u64)) as usize).max(1)
+}
+
+/// Time a run of `total` seconds on the command line keeps back for writing its output and
+/// exiting.
+pub fn reserve(total: f64, o: &SearchOptions) -> Duration {
+    let seconds = (o.reserve_seconds + o.reserve_share * total)
+        .min(o.reserve_most)
+        .min(total * o.reserve_most_share);
+    Duration::from_secs_f64(seconds)
+}
+
+/// Where the common budgets below `total` ([`SearchOptions::checkpoints`]) end, in seconds
+/// before the end of a run of `total` seconds; with `reserved`, each budget's end keeps back
+/// its [`reserve`] as the run's does. A run plans its rounds to end before each in turn (see
+/// [`super::SolveConfig::checkpoints`]).
+pub fn checkpoints(total: f64, reserved: bool, o: &SearchOptions) -> Vec<f64> {
+    let end = |t: f64| {
+        if reserved {
+            t - reserve(t, o).as_secs_f64()
+        } else {
+            t
+        }
+    };
+    o.checkpoints
+        .iter()
+        .filter(|&&n| n < total)
+        .map(|&n| end(total) - end(n))
+        .filter(|&before| before > 0.0)
+        .collect()
+}
+
+/// The seconds left before each horizon still ahead, in increasing order: the `checkpoints`
+/// (seconds before the deadline) not passed yet, then the deadline itself, `left` seconds away.
+pub fn horizons(checkpoints: &[f64], left: f64) -> Vec<f64> {
+    let mut h: Vec<f64> = checkpoints
+        .iter()
+        .map(|before| left - before)
+        .filter(|&l| l > 0.0)
+        .collect();
+    h.sort_by(f64::total_cmp);
+    h.push(left);
+    h
+}
+
+/// Times the executor needs for a seed's deadlines, in seconds of the machine at hand (the
+/// policy learns them: [`super::policy::Policy::timing`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Timing {
+    /// A late beam narrows this long before the deadline, to finish greedily and be spelt.
+    pub narrow_lead: f64,
+    /// The greedy encoder's seconds per unit: a late DP encoding hands over to it.
+    pub greedy_unit: f64,
+}
+
+/// The longest lead a beam narrows by, in seconds: a longer one (an estimate gone wild) narrows
+/// at once all the same, and a [`Duration`] cannot hold an infinite one.
+const LONGEST_LEAD: f64 = 1e6;
+
+/// When a beam planned for a run ending at `deadline` narrows to its best game, to finish
+/// greedily and be spelt in time.
+pub fn narrow_at(deadline: Instant, timing: &Timing) -> Instant {
+    let lead = Duration::from_secs_f64(timing.narrow_lead.min(LONGEST_LEAD));
+    deadline.checked_sub(lead).unwrap_or(deadline)
+}
+
+/// Until when a quick answer starting `now` may plan, `left` seconds before the deadline, with
+/// `workers` workers and `unanswered` seeds still without an answer: each of those gets its part
+/// of the time left, of which its quick answer plans in [`SearchOptions::quick_plan_share`], so
+/// that it can still be spelt.
+pub fn quick_plan_until(
+    now: Instant,
+    left: f64,
+    workers: usize,
+    unanswered: usize,
+    o: &SearchOptions,
+) -> Instant {
+    let part = left * (workers as f64 / unanswered.max(1) as f64).min(1.0);
+    now + Duration::from_secs_f64(part * o.quick_plan_share)
+}
+
+/// Whether the quick answer's greedy spelling fits before the deadline, `left` seconds away:
+/// [`SearchOptions::greedy_units_left`] units of the largest unit space (`unit_states` states)
+/// at [`SearchOptions::spell_state_seconds`] per state, since the encoder stops only after the
+/// unit in hand. `behind_quick`: it runs on the lane of the quick answer, after it, which may
+/// first plan in [`SearchOptions::quick_plan_share`] of the time left.
+pub fn greedy_fits(unit_states: usize, left: f64, behind_quick: bool, o: &SearchOptions) -> bool {
+    let left = if behind_quick {
+        left * (1.0 - o.quick_plan_share)
+    } else {
+        left
+    };
+    let per_unit = unit_states as f64 * o.spell_state_seconds;
+    per_unit * o.greedy_units_left <= left
+}
+
+/// After a stop, the time the quick answers of seeds without an answer may take.
+pub fn stop_grace(o: &SearchOptions) -> Duration {
+    Duration::from_secs_f64(o.stop_grace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A longer run's checkpoint falls where the shorter run would end, its reserve counted.
+    #[test]
+    fn checkpoints_fall_where_shorter_runs_end() {
+        let o = SearchOptions::default();
+        let end = |t: f64| t - reserve(t, &o).as_secs_f64();
+        let before = checkpoints(60.0, true, &o);
+        assert_eq!(before.len(), 2, "{before:?}");
+        for (n, b) in [10.0, 30.0].iter().zip(&before) {
+            assert!((end(60.0) - b - end(*n)).abs() < 1e-9, "{n}: {b}");
+        }
+        assert_eq!(checkpoints(100.0, false, &o), vec![90.0, 70.0]);
+        assert!(checkpoints(10.0, true, &o).is_empty());
+        assert!(checkpoints(0.5, false, &o).is_empty());
+    }
+
+    /// The reserve: a small share of the budget, at most a second, and at most a quarter of a
+    /// tiny budget.
+    #[test]
+    fn the_reserve_is_small_and_bounded() {
+        let o = SearchOptions::default();
+        let r = |t: f64| reserve(t, &o).as_secs_f64();
+        assert!((r(10.0) - 0.45).abs() < 1e-12);
+        assert_eq!(r(1000.0), 1.0);
+        assert!((r(0.2) - 0.05).abs() < 1e-12);
+    }
+
+    /// Horizons: the checkpoints still ahead, nearest first, then the deadline.
+    #[test]
+    fn horizons_are_the_checkpoints_ahead_then_the_deadline() {
+        assert_eq!(horizons(&[90.0, 70.0], 100.0), vec![10.0, 30.0, 100.0]);
+        assert_eq!(horizons(&[90.0, 70.0], 80.0), vec![10.0, 80.0]);
+        assert_eq!(horizons(&[], 5.0), vec![5.0]);
+    }
+
+    /// A run by attempts: one lane, every round wider, polishes last and capped, narrower
+    /// beams; a run on a clock shares the workers.
+    #[test]
+    fn the_presets_of_a_clock_and_of_attempts() {
+        let o = SearchOptions::default();
+        let clock = Preset::of(Budget::Virtual(1.0), &o);
+        assert_eq!(clock, Preset::clock(&o));
+        assert_eq!(
+            (clock.lanes(2, 1), clock.lanes(2, 5), clock.lanes(8, 3)),
+            (2, 1, 2)
+        );
+        let attempts = Preset::of(Budget::Attempts(0), &o);
+        assert_eq!(attempts.games, Some(1));
+        assert_eq!(attempts.lanes(8, 1), 1);
+        assert!(attempts.widen_always && !attempts.polish_early);
+        assert_eq!(attempts.width_cap(100_000), o.attempts.max_width);
+        assert_eq!(clock.width_cap(100_000), o.max_width);
+        assert_eq!(clock.width_cap(0), 1);
+    }
+
+    /// Half the memory, shared by the workers, at [`STEP_BYTES`] per unit per unit of width.
+    #[test]
+    fn the_memory_caps_the_beam_width() {
+        let o = SearchOptions::default();
+        assert_eq!(memory_width(1 << 30, 2, 1000, &o), (1 << 28) / (96 * 1000));
+        assert_eq!(memory_width(1000, 2, 1000, &o), 1);
+    }
+
+    /// The greedy spelling fits when two units of its largest space fit, after the quick
+    /// answer's share of the time when it runs behind it.
+    #[test]
+    fn the_greedy_spelling_fits_when_two_units_fit() {
+        let o = SearchOptions::default();
+        // 1e6 states: 0.5 s a unit, 1 s for two.
+        assert!(greedy_fits(1_000_000, 1.01, false, &o));
+        assert!(!greedy_fits(1_000_000, 0.99, false, &o));
+        assert!(!greedy_fits(1_000_000, 1.5, true, &o));
+        assert!(greedy_fits(1_000_000, 2.1, true, &o));
+        assert!(greedy_fits(usize::MAX, f64::INFINITY, true, &o));
+    }
+}

@@ -1,0 +1,157 @@
+//! A seed's cost model: what its tasks cost in work seconds ([`Costs`], learnt from the reports),
+//! how fast this machine does a work second of planning and of spelling ([`Clock`]), and the
+//! costs of the tasks the rules weigh ([`Model`]: a plan of some width, an attempt's tries and
+//! spelling, a polish). It decides nothing: the rules ([`super::seed`]) ask it.
+
+use super::{Cost, SeedSetup, Summary};
+use crate::solve::SearchOptions;
+
+/// The cost model of a seed, in work seconds, updated as tasks report.
+#[derive(Clone, Debug)]
+pub(super) struct Costs {
+    /// Planning work per unit of beam width per unit placed, as measured at `per_unit_width`.
+    pub per_unit: f64,
+    /// The widest beam of a whole game measured: narrower ones no longer count, because their
+    /// fixed costs weigh on their work per unit of width.
+    pub per_unit_width: usize,
+    /// The most units a game lasted.
+    pub units: f64,
+    /// Plain paths' work on the quick answer.
+    pub plain: f64,
+    /// The greedy encoder's work on the quick answer's plan, once measured.
+    pub greedy: Option<f64>,
+    /// The DP encoder's work on a whole game (the most measured; a prior until `dp_measured`).
+    pub encode: f64,
+    pub dp_measured: bool,
+    /// The character encoder's work as a multiple of the DP encoder's.
+    pub chars_factor: f64,
+    pub chars_measured: bool,
+    /// What polishing adds, as a factor of the DP encoder's score.
+    pub polish_gain: f64,
+}
+
+impl Costs {
+    /// Learns the planning work per unit placed, `work`, of a plan of width `width` (a whole
+    /// game's when `fresh`): a whole game wider than any measured before replaces the estimate;
+    /// other plans as wide as the widest measured can only raise it; narrower ones are ignored.
+    pub fn learn_plan(&mut self, width: usize, fresh: bool, work: f64) {
+        let measured = work / width.max(1) as f64;
+        if fresh && width > self.per_unit_width {
+            self.per_unit = measured;
+            self.per_unit_width = width;
+        } else if width >= self.per_unit_width {
+            self.per_unit = self.per_unit.max(measured);
+        }
+    }
+
+    /// Learns the DP encoder's work on a whole game: the first measure replaces the prior,
+    /// later ones can only raise it.
+    pub fn learn_dp(&mut self, work: f64) {
+        self.encode = if self.dp_measured {
+            self.encode.max(work)
+        } else {
+            work
+        };
+        self.dp_measured = true;
+    }
+
+    /// Learns the character encoder's factor from a whole game's spelling that took `work`:
+    /// the first measure replaces the guess, later ones can only raise it.
+    pub fn learn_chars(&mut self, work: f64, o: &SearchOptions) {
+        let factor = (work / self.encode.max(1e-9)).min(o.max_chars_factor);
+        self.chars_factor = if self.chars_measured {
+            self.chars_factor.max(factor)
+        } else {
+            factor
+        };
+        self.chars_measured = true;
+    }
+}
+
+/// Seconds per work second of one kind of work on the machine at hand, learnt from decayed sums.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Clock {
+    seconds: f64,
+    work: f64,
+}
+
+impl Clock {
+    pub fn learn(&mut self, seconds: f64, work: f64, o: &SearchOptions) {
+        if work > o.clock_least_work {
+            self.seconds = self.seconds * o.clock_decay + seconds;
+            self.work = self.work * o.clock_decay + work;
+        }
+    }
+
+    /// 1 before any measure (the weights are this project's machine's).
+    pub fn speed(&self, o: &SearchOptions) -> f64 {
+        if self.work > o.clock_trusted_work {
+            let [slowest, fastest] = o.clock_speed_range;
+            (self.seconds / self.work).clamp(slowest, fastest)
+        } else {
+            1.0
+        }
+    }
+}
+
+/// A seed's cost model with what it is weighed against: the seed's setup and the options.
+pub(super) struct Model<'a> {
+    pub costs: &'a Costs,
+    pub setup: &'a SeedSetup,
+    pub o: &'a SearchOptions,
+}
+
+impl Model<'_> {
+    /// What one plan of width `w` costs.
+    pub fn plan_cost(&self, w: usize) -> f64 {
+        let (c, o) = (self.costs, self.o);
+        let source = self.setup.source.max(1) as f64;
+        let expect = (c.units * o.survival).min(source);
+        c.per_unit * w as f64 * expect * o.plan_margin
+    }
+
+    /// How many plans an attempt of width `w` makes for the one it spells: as many as fit in
+    /// the work of a spelling ([`SearchOptions::max_tries`] at most), one without a `rate`.
+    pub fn tries(&self, w: usize, rate: f64) -> usize {
+        if rate <= 0.0 {
+            return 1;
+        }
+        let plan = self.plan_cost(w);
+        ((self.costs.encode / plan.max(1e-12)).floor() as usize).clamp(1, self.o.max_tries)
+    }
+
+    /// Whether an attempt of width `w` making `tries` plans is spelt by the character encoder:
+    /// once its work is measured, where a whole game's spelling by it costs no more than the
+    /// attempt's plans (a small board). Its games then need no polish.
+    pub fn spell_chars(&self, w: usize, tries: usize) -> bool {
+        let c = self.costs;
+        self.setup.spells
+            && c.chars_measured
+            && c.encode * c.chars_factor <= self.plan_cost(w) * tries as f64
+    }
+
+    pub fn spell_cost(&self, w: usize, tries: usize) -> f64 {
+        let c = self.costs;
+        if self.spell_chars(w, tries) {
+            c.encode * c.chars_factor
+        } else {
+            c.encode
+        }
+    }
+
+    /// What an attempt of width `w` costs: its plans and its spelling.
+    pub fn cost(&self, w: usize, rate: f64) -> Cost {
+        let tries = self.tries(w, rate);
+        Cost {
+            plan: self.plan_cost(w) * tries as f64,
+            spell: self.spell_cost(w, tries),
+        }
+    }
+
+    /// A polish's expected work on `g`: at least [`SearchOptions::polish_least_share`] of a
+    /// whole game's DP spelling, times the character encoder's factor.
+    pub fn polish_cost(&self, g: &Summary) -> f64 {
+        let c = self.costs;
+        g.spell_work.max(c.encode * self.o.polish_least_share) * c.chars_factor
+    }
+}

@@ -1,0 +1,709 @@
+//! One seed's state and its rules: the games it keeps ([`Games`]), how far its answers got
+//! ([`Stage`]), its cost model ([`super::costs`]), its beams ([`super::widening`]) and its rate
+//! of gain ([`Rate`]); the rules that propose its next round, in order ([`Rule::ORDER`]); and how
+//! it takes a round's reports.
+//!
+//! The rules read what happened (scores, work, the preset), never the time left: the policy asks
+//! whether a proposed round fits, and asks for a tail round when it does not.
+
+use super::costs::{Clock, Costs, Model};
+use super::widening::{rank_systems, widens, Start, Widening};
+use super::{
+    polish_goes_first, Attempt, Cost, GameId, Outcome, Report, Round, RoundKind, Screen, SeedSetup,
+    Summary, Task,
+};
+use crate::encode::Mode;
+use crate::solve::budget::Preset;
+use crate::solve::SearchOptions;
+
+/// What the rules weigh besides the seed: the options and the run's preset.
+#[derive(Clone, Copy)]
+pub(super) struct Ctx<'a> {
+    pub o: &'a SearchOptions,
+    pub preset: &'a Preset,
+}
+
+/// How far a seed's answers got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stage {
+    /// No answer yet: the quick answer comes first.
+    Quick,
+    /// The quick answer is in; its greedy spelling comes next.
+    Greedy,
+    /// Searching: beams, neighbourhoods, polishes.
+    Search,
+    /// Nothing more to do (the seed proposes no round, or none fits before the deadline).
+    Finished,
+}
+
+/// The games a seed keeps and what was done with them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Games {
+    /// The games kept, best first (ties: the lower id first).
+    pub kept: Vec<Summary>,
+    pub best: u64,
+    /// Games a polish was tried on.
+    pub polished: Vec<GameId>,
+    /// Games planned so far: the next attempt's id.
+    pub planned: u32,
+}
+
+impl Games {
+    /// Whether the best game lasts the whole source.
+    fn whole(&self, source: usize) -> bool {
+        self.kept.first().is_some_and(|g| g.units >= source)
+    }
+
+    /// Whether the seed started from a stored game.
+    pub fn stored(&self) -> bool {
+        self.kept.iter().any(|g| g.id == GameId::Stored)
+    }
+
+    /// Power per descent of the best game the DP or the character encoder spelt (0 when none
+    /// has, or it earned nothing): what the screen predicts plans with.
+    fn rate(&self, spells: bool) -> f64 {
+        if !spells {
+            return 0.0;
+        }
+        self.kept
+            .iter()
+            .find(|g| matches!(g.spelling, Mode::Dp | Mode::Chars))
+            .map_or(0.0, |g| {
+                if g.descents == 0 {
+                    0.0
+                } else {
+                    g.power as f64 / g.descents as f64
+                }
+            })
+    }
+
+    /// Games worth polishing: spelt by the DP encoder, not tried yet, that could become the
+    /// best at the gain polishing has shown.
+    fn polish_candidates<'s>(&'s self, c: &'s Costs) -> impl Iterator<Item = &'s Summary> + 's {
+        self.kept.iter().filter(move |g| {
+            g.spelling == Mode::Dp
+                && g.units > 0
+                && !self.polished.contains(&g.id)
+                && g.score as f64 * c.polish_gain >= self.best as f64
+        })
+    }
+
+    /// Whether the best game the run planned (not a stored one) is polished, or there is none:
+    /// a run by attempts that has planned its games is then done, and gives the same answers
+    /// whatever the store held.
+    fn best_planned_polished(&self) -> bool {
+        self.kept
+            .iter()
+            .filter(|g| g.id != GameId::Stored)
+            .max_by_key(|g| g.score)
+            .is_none_or(|g| self.polished.contains(&g.id))
+    }
+}
+
+/// A seed's expected points per work second: decayed sums of its rounds' gains and work.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Rate {
+    /// Work seconds spent on the seed.
+    pub spent: f64,
+    gain: f64,
+    work: f64,
+}
+
+impl Rate {
+    /// The first rounds are expected to gain as the quick answer did: `best` points in `work`.
+    fn start(&mut self, best: u64, work: f64, o: &SearchOptions) {
+        self.gain = o.rate_prior * best as f64;
+        self.work = work.max(1e-6);
+    }
+
+    fn took(&mut self, gain: f64, work: f64, o: &SearchOptions) {
+        self.spent += work;
+        self.gain = self.gain * o.rate_decay + gain;
+        self.work = self.work * o.rate_decay + work;
+    }
+
+    /// The expected rate, never below [`SearchOptions::rate_floor`] of the average rate so far
+    /// (`best` over the work spent).
+    pub fn expected(&self, best: u64, o: &SearchOptions) -> f64 {
+        let recent = if self.work > 0.0 {
+            self.gain / self.work
+        } else {
+            0.0
+        };
+        let floor = o.rate_floor * best as f64 / self.spent.max(1e-9);
+        recent.max(floor)
+    }
+}
+
+/// The bookkeeping of a round in flight.
+#[derive(Clone, Debug)]
+pub(super) struct InFlight {
+    pub best_before: u64,
+    pub stuck: bool,
+}
+
+/// A seed's next round before it is handed out (the policy gives it the seed's index).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Proposal {
+    pub tasks: Vec<Task>,
+    pub width: usize,
+    pub kind: RoundKind,
+    pub cost: Cost,
+}
+
+impl Proposal {
+    pub fn for_seed(self, seed: usize) -> Round {
+        Round {
+            seed,
+            tasks: self.tasks,
+            width: self.width,
+            kind: self.kind,
+            cost: self.cost,
+        }
+    }
+}
+
+/// One seed's state.
+#[derive(Clone, Debug)]
+pub(super) struct SeedState {
+    pub setup: SeedSetup,
+    pub stage: Stage,
+    pub games: Games,
+    pub costs: Option<Costs>,
+    /// Seconds per work second of planning and of spelling (decayed sums of both).
+    pub plan_clock: Clock,
+    pub spell_clock: Clock,
+    pub widening: Widening,
+    pub rate: Rate,
+    pub flight: Option<InFlight>,
+}
+
+/// What a rule says of the seed's next round.
+enum Verdict {
+    /// This round.
+    Round(Proposal),
+    /// No round: the seed has nothing to do.
+    Stop,
+    /// The rule does not apply: the next one decides.
+    Pass,
+}
+
+/// The rules of a seed's next round, each named for what it looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Rule {
+    /// A finished seed proposes nothing.
+    Finished,
+    /// No answer yet: the quick answer ([`SeedState::first_round`]).
+    QuickAnswer,
+    /// A quick answer that gave no game leaves no cost model: nothing to plan from.
+    Unmeasured,
+    /// The quick answer's plan spelt greedily.
+    GreedySpelling,
+    /// With the attempts used up and the best game planned polished, the seed is done.
+    SpentAndPolished,
+    /// The best games not polished yet, once the beams grow no wider, or earlier when a polish
+    /// promises more than widening ([`polish_goes_first`], where the preset lets it).
+    Polish,
+    /// With the attempts used up, nothing but polishes was left.
+    Spent,
+    /// Beams: wider when [`widens`] says so (or always, where the preset says), and every other
+    /// round, once they grow no wider, neighbourhoods of the best game.
+    Beams,
+}
+
+impl Rule {
+    /// The rules in the order they are asked: the first that does not pass decides.
+    pub const ORDER: [Rule; 8] = [
+        Rule::Finished,
+        Rule::QuickAnswer,
+        Rule::Unmeasured,
+        Rule::GreedySpelling,
+        Rule::SpentAndPolished,
+        Rule::Polish,
+        Rule::Spent,
+        Rule::Beams,
+    ];
+}
+
+/// Where the next round of beams stands, for the rules that weigh widening against polishing.
+struct Outlook {
+    /// The width of the next round of beams.
+    next: usize,
+    /// The beams grow no wider (or the attempts are used up).
+    stuck: bool,
+    whole: bool,
+    /// The attempts are used up.
+    spent_all: bool,
+}
+
+impl SeedState {
+    pub fn new(setup: SeedSetup) -> SeedState {
+        SeedState {
+            widening: Widening::new(setup.systems + setup.survival),
+            setup,
+            stage: Stage::Quick,
+            games: Games::default(),
+            costs: None,
+            plan_clock: Clock::default(),
+            spell_clock: Clock::default(),
+            rate: Rate::default(),
+            flight: None,
+        }
+    }
+
+    /// The cost model, once the quick answer measured it.
+    fn model<'a>(&'a self, o: &'a SearchOptions) -> Option<Model<'a>> {
+        let costs = self.costs.as_ref()?;
+        Some(Model {
+            costs,
+            setup: &self.setup,
+            o,
+        })
+    }
+
+    /// Seconds a task of cost `c` is expected to take on this machine.
+    pub fn seconds(&self, c: Cost, o: &SearchOptions) -> f64 {
+        c.plan * self.plan_clock.speed(o) + c.spell * self.spell_clock.speed(o)
+    }
+
+    /// Games the preset still allows (unbounded on a clock).
+    fn attempts_left(&self, preset: &Preset) -> u32 {
+        preset
+            .games
+            .map_or(u32::MAX, |n| n.saturating_sub(self.games.planned))
+    }
+
+    /// The seed's expected points per work second for its next round.
+    pub fn expected_rate(&self, o: &SearchOptions) -> f64 {
+        self.rate.expected(self.games.best, o)
+    }
+
+    /// The next round as the seed's history says, whatever the deadline: the first of
+    /// [`Rule::ORDER`] that does not pass.
+    pub fn propose(&self, ctx: Ctx) -> Option<Proposal> {
+        for rule in Rule::ORDER {
+            match self.apply(rule, ctx) {
+                Verdict::Round(p) => return Some(p),
+                Verdict::Stop => return None,
+                Verdict::Pass => {}
+            }
+        }
+        None
+    }
+
+    fn apply(&self, rule: Rule, ctx: Ctx) -> Verdict {
+        let Ctx { o, preset } = ctx;
+        let lanes = self.setup.lanes.max(1);
+        let stop_if = |stop: bool| if stop { Verdict::Stop } else { Verdict::Pass };
+        match rule {
+            Rule::Finished => stop_if(self.stage == Stage::Finished),
+            Rule::QuickAnswer if self.stage == Stage::Quick => {
+                Verdict::Round(self.first_round(lanes, preset))
+            }
+            Rule::Unmeasured => stop_if(self.costs.is_none()),
+            Rule::GreedySpelling if self.stage == Stage::Greedy => {
+                let plain = self.costs.as_ref().map_or(0.0, |c| c.plain);
+                Verdict::Round(Proposal {
+                    tasks: vec![Task::SpellGreedy {
+                        game: GameId::Planned(0),
+                    }],
+                    width: self.widening.width,
+                    kind: RoundKind::Fresh,
+                    cost: Cost {
+                        plan: 0.0,
+                        spell: plain * o.first_spell_factor,
+                    },
+                })
+            }
+            Rule::SpentAndPolished => {
+                stop_if(self.attempts_left(preset) == 0 && self.games.best_planned_polished())
+            }
+            Rule::Polish => self.polish_rule(ctx, lanes),
+            Rule::Spent => stop_if(self.attempts_left(preset) == 0),
+            Rule::Beams => {
+                let Some(look) = self.outlook(ctx) else {
+                    return Verdict::Stop;
+                };
+                let w = &self.widening;
+                let renew = look.stuck && (w.stuck_rounds + 1).is_multiple_of(2);
+                let n = lanes.min(self.attempts_left(preset) as usize);
+                let start = if renew { Start::Cuts } else { Start::Fresh };
+                Verdict::Round(self.round_of(o, look.next, n, start))
+            }
+            Rule::QuickAnswer | Rule::GreedySpelling => Verdict::Pass,
+        }
+    }
+
+    /// Where the next round of beams stands (`None` before the cost model).
+    fn outlook(&self, ctx: Ctx) -> Option<Outlook> {
+        let Ctx { o, preset } = ctx;
+        let m = self.model(o)?;
+        let w = &self.widening;
+        let spent_all = self.attempts_left(preset) == 0;
+        let rate = self.games.rate(self.setup.spells);
+        let whole = self.games.whole(self.setup.source);
+        let wider = (w.width * o.growth).min(self.width_cap(preset));
+        let cheap = m.cost(wider, rate).total() <= o.dear_share * self.rate.spent;
+        let next =
+            if preset.widen_always || widens(w.widen_rate, whole, cheap, w.at_width, o.patience) {
+                wider
+            } else {
+                w.width
+            };
+        Some(Outlook {
+            next,
+            stuck: spent_all || next <= w.width,
+            whole,
+            spent_all,
+        })
+    }
+
+    /// The polish rule: once the beams grow no wider, or when a polish goes first, the best
+    /// games not polished yet, one per lane, each expected to cost no more than the preset
+    /// allows (with the attempts used up, only games the run planned).
+    fn polish_rule(&self, ctx: Ctx, lanes: usize) -> Verdict {
+        let Ctx { o, preset } = ctx;
+        let (Some(m), Some(look)) = (self.model(o), self.outlook(ctx)) else {
+            return Verdict::Pass;
+        };
+        let c = m.costs;
+        let early = || {
+            preset.polish_early
+                && polish_goes_first(look.whole, self.polish_rate(&m), self.widening.widen_rate)
+        };
+        if !(self.setup.spells && (look.stuck || early())) {
+            return Verdict::Pass;
+        }
+        let picks: Vec<&Summary> = self
+            .games
+            .polish_candidates(c)
+            .filter(|g| !(look.spent_all && g.id == GameId::Stored))
+            .filter(|g| m.polish_cost(g) <= preset.polish_limit)
+            .take(lanes)
+            .collect();
+        if picks.is_empty() {
+            return Verdict::Pass;
+        }
+        Verdict::Round(Proposal {
+            tasks: picks.iter().map(|g| Task::Polish { game: g.id }).collect(),
+            width: self.widening.width,
+            kind: RoundKind::Fresh,
+            cost: Cost {
+                plan: 0.0,
+                spell: picks.iter().map(|g| m.polish_cost(g)).fold(0.0, f64::max),
+            },
+        })
+    }
+
+    /// Points per work second the first polish candidate promises.
+    fn polish_rate(&self, m: &Model) -> f64 {
+        let c = m.costs;
+        self.games.polish_candidates(c).next().map_or(0.0, |g| {
+            let gain = g.score as f64 * c.polish_gain - self.games.best as f64;
+            gain.max(0.0) / m.polish_cost(g).max(1e-9)
+        })
+    }
+
+    /// The widest beam the seed may use.
+    fn width_cap(&self, preset: &Preset) -> usize {
+        preset.width_cap(self.setup.max_width)
+    }
+
+    /// The first round: the quick answer. With one lane, alone (its greedy spelling is the next
+    /// round, after every other seed's quick answer). With more, its greedy spelling follows it
+    /// on its lane (a task that needs a game of its round waits for it), and the other lanes
+    /// plan greedy games of the next systems spelt by the DP encoder: the first games worth
+    /// having, in about the time of the quick answer, before the beams widen.
+    fn first_round(&self, lanes: usize, preset: &Preset) -> Proposal {
+        let mut tasks = vec![Task::Quick { id: 0 }];
+        if lanes > 1 && self.setup.spells {
+            tasks.push(Task::SpellGreedy {
+                game: GameId::Planned(0),
+            });
+        }
+        let n = (lanes - 1).min(self.attempts_left(preset).saturating_sub(1) as usize);
+        tasks.extend((1..=n as u32).map(|id| {
+            Task::Attempt(Attempt {
+                id,
+                system: id as usize % self.setup.systems,
+                width: 1,
+                mode: if self.setup.spells {
+                    Mode::Dp
+                } else {
+                    Mode::Plain
+                },
+                base: None,
+                screen: Screen::NONE,
+                chars_valuer: false,
+            })
+        }));
+        Proposal {
+            tasks,
+            width: 1,
+            kind: RoundKind::Fresh,
+            cost: Cost::default(),
+        }
+    }
+
+    /// A round of `n` attempts of width `w`, starting at `start`.
+    fn round_of(&self, o: &SearchOptions, w: usize, n: usize, start: Start) -> Proposal {
+        let m = self.model(o).expect("rounds come after the quick answer");
+        let c = m.costs;
+        let rate = self.games.rate(self.setup.spells);
+        let tries = m.tries(w, rate);
+        let base = (start != Start::Fresh).then(|| &self.games.kept[0]);
+        let dear = m.cost(w, rate).total() > o.dear_share * self.rate.spent;
+        let rank = rank_systems(&self.widening.record[..self.setup.systems]);
+        // A plan predicted to score clearly less than the best game is not spelt, where
+        // spelling costs at least as much as planning (elsewhere skipping it saves little, and
+        // on a small board, where the phrases' first uses make much of the power, the
+        // prediction is too rough to trust).
+        let screen = Screen {
+            tries,
+            rate,
+            least: if rate > 0.0 && m.spell_cost(w, tries) >= m.plan_cost(w) {
+                self.games.best as f64 * (1.0 - o.screen_margin)
+            } else {
+                0.0
+            },
+        };
+        // A neighbourhood of a game the character encoder spelt is spelt by it too: spelt by
+        // the DP encoder, its units after the cut could not compete with the text kept.
+        let chars = base.is_some_and(|b| b.spelling == Mode::Chars) && c.chars_measured
+            || m.spell_chars(w, tries);
+        let mode = match (self.setup.spells, chars) {
+            (false, _) => Mode::Plain,
+            (true, true) => Mode::Chars,
+            (true, false) => Mode::Dp,
+        };
+        let tasks = (0..n)
+            .map(|j| {
+                let id = self.games.planned + j as u32;
+                // Wide beams, and dear narrow ones (every other one with a single lane), go to
+                // the best systems: problem 24 fits few rounds of whole games, and a cycle gave
+                // its best system (13 % above the others) one game of four.
+                let ranked = w >= o.wide || (dear && (n > 1 || id.is_multiple_of(2)));
+                // While the best game dies early, every other attempt goes to the systems made
+                // to keep games alive (problem 18: the other systems' width-16 beams play 20 to
+                // 49 % of its source).
+                let survive = self.setup.survival > 0
+                    && !self.games.whole(self.setup.source)
+                    && id.is_multiple_of(2);
+                let system = if survive {
+                    self.setup.systems + (id as usize / 2) % self.setup.survival
+                } else if ranked {
+                    rank[j % rank.len()]
+                } else {
+                    id as usize % self.setup.systems
+                };
+                Task::Attempt(Attempt {
+                    id,
+                    system,
+                    width: w,
+                    mode,
+                    base: base.and_then(|b| start.base(id, (b.id, b.units))),
+                    screen,
+                    chars_valuer: self.games.whole(self.setup.source),
+                })
+            })
+            .collect();
+        Proposal {
+            tasks,
+            width: w,
+            kind: match start {
+                Start::Fresh => RoundKind::Fresh,
+                Start::Cuts => RoundKind::Cuts,
+                Start::Tail { .. } => RoundKind::Tail,
+            },
+            cost: m.cost(w, rate),
+        }
+    }
+
+    /// A round for the `left` seconds when the seed's next round does not fit: the widest beam,
+    /// up to the current width, that can plan and spell the last units of the best game in that
+    /// time, and how many of its last units (at least [`SearchOptions::tail_min_share`] of
+    /// them, and one); `None` when none fits.
+    pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
+        let Ctx { o, preset } = ctx;
+        let m = self.model(o)?;
+        let units = self.games.kept.first()?.units;
+        let n = self
+            .setup
+            .lanes
+            .max(1)
+            .min(self.attempts_left(preset) as usize);
+        if units == 0 || n == 0 {
+            return None;
+        }
+        let rate = self.games.rate(self.setup.spells);
+        let least = ((units as f64 * o.tail_min_share).ceil() as usize).max(1);
+        let mut w = self.widening.width.max(1);
+        loop {
+            let tries = m.tries(w, rate);
+            let per_unit = Cost {
+                plan: m.costs.per_unit * w as f64 * o.plan_margin * tries as f64,
+                spell: m.spell_cost(w, tries) / units as f64,
+            };
+            let fit = (left / self.seconds(per_unit, o).max(1e-12))
+                .floor()
+                .min(units as f64);
+            if fit as usize >= least {
+                let mut round = self.round_of(o, w, n, Start::Tail { span: fit as usize });
+                round.cost = per_unit.times(fit);
+                return Some(round);
+            }
+            if w == 1 {
+                return None;
+            }
+            w /= 2;
+        }
+    }
+
+    /// Takes a round's reports, in the order of its tasks.
+    pub fn report(&mut self, o: &SearchOptions, round: &Round, reports: &[Report]) {
+        let flight = self.flight.take().expect("a round in flight");
+        let mut work = 0.0;
+        let mut attempts = 0;
+        for (task, r) in round.tasks.iter().zip(reports) {
+            work += r.work();
+            self.plan_clock
+                .learn(r.plan_seconds, r.plan_work * r.plans as f64, o);
+            self.spell_clock.learn(r.spell_seconds, r.spell_work, o);
+            match task {
+                Task::Quick { .. } => self.took_quick(o, r),
+                Task::SpellGreedy { game } => self.took_greedy(o, *game, r),
+                Task::Polish { game } => self.took_polish(o, *game, r),
+                Task::Attempt(a) => {
+                    attempts += 1;
+                    self.took_attempt(o, round, a, r);
+                }
+            }
+        }
+        let games = &mut self.games;
+        games.best = games.kept.iter().map(|g| g.score).max().unwrap_or(0);
+        games
+            .kept
+            .sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+        games.kept.truncate(o.keep_games.max(1));
+        let gain = games.best.saturating_sub(flight.best_before) as f64;
+        // A round of fresh games at least as wide as the last (not a tail's) tells whether
+        // wider beams still pay.
+        if attempts > 0 && round.kind != RoundKind::Tail {
+            let widened = round.kind == RoundKind::Fresh && round.width >= self.widening.width;
+            self.widening
+                .took_round(round.width, flight.stuck, widened.then_some((gain, work)));
+        }
+        self.rate.took(gain, work, o);
+    }
+
+    fn took_quick(&mut self, o: &SearchOptions, r: &Report) {
+        self.stage = Stage::Greedy;
+        self.games.planned = self.games.planned.max(1);
+        let Outcome::Spelt(g) = &r.outcome else {
+            return;
+        };
+        self.widening.record[g.system] = (1, g.score);
+        let units = g.units.max(1) as f64;
+        self.costs = Some(Costs {
+            per_unit: r.plan_work / units,
+            per_unit_width: 1,
+            units,
+            plain: r.spell_work,
+            greedy: None,
+            // Without phrases every spelling is plain paths, as the quick answer's was.
+            encode: if self.setup.spells {
+                r.spell_work * o.first_spell_factor * o.first_dp_factor
+            } else {
+                r.spell_work
+            },
+            dp_measured: !self.setup.spells,
+            chars_factor: o.first_chars_factor,
+            chars_measured: false,
+            polish_gain: o.first_polish_gain,
+        });
+        // Without phrases there is no greedy spelling to wait for; with a game over at once
+        // (no unit can spawn), nothing can score more.
+        if !self.setup.spells {
+            self.stage = Stage::Search;
+        }
+        if g.units == 0 {
+            self.stage = Stage::Finished;
+        }
+        self.games.kept.push(g.clone());
+        let best = self.games.kept.iter().map(|g| g.score).max().unwrap_or(0);
+        self.rate.start(best, r.work(), o);
+    }
+
+    fn took_greedy(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
+        if self.stage == Stage::Greedy {
+            self.stage = Stage::Search;
+        }
+        let c = self.costs.as_mut().expect("after the quick answer");
+        if let Outcome::Spelt(s) = &r.outcome {
+            c.greedy = Some(r.spell_work);
+            if !c.dp_measured {
+                c.encode = r.spell_work * o.first_dp_factor;
+            }
+            if let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) {
+                if s.score > g.score {
+                    *g = s.clone();
+                }
+            }
+        }
+    }
+
+    fn took_polish(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
+        self.games.polished.push(game);
+        let c = self.costs.as_mut().expect("after the quick answer");
+        let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) else {
+            return;
+        };
+        match &r.outcome {
+            Outcome::Spelt(s) => {
+                c.learn_chars(r.spell_work / g.spell_work.max(1e-9) * c.encode, o);
+                if g.score > 0 {
+                    let [least, most] = o.polish_gain_range;
+                    c.polish_gain = (s.score as f64 / g.score as f64).clamp(least, most);
+                }
+                if s.score > g.score {
+                    *g = s.clone();
+                }
+            }
+            // Out of time: the estimate was too low.
+            _ => c.chars_factor *= o.chars_factor_unfinished,
+        }
+    }
+
+    fn took_attempt(&mut self, o: &SearchOptions, round: &Round, a: &Attempt, r: &Report) {
+        self.games.planned = self.games.planned.max(a.id + 1);
+        let fresh = a.base.is_none();
+        let (system, units, score) = match &r.outcome {
+            Outcome::Spelt(g) => (g.system, g.units, g.score),
+            Outcome::Screened {
+                system,
+                units,
+                predicted,
+            } => (*system, *units, *predicted as u64),
+            Outcome::Unfinished => return,
+        };
+        // A neighbourhood's score is mostly its opening's: only whole games count.
+        if fresh {
+            self.widening.took_game(system, round.width, score);
+        }
+        let c = self.costs.as_mut().expect("after the quick answer");
+        c.learn_plan(round.width, fresh, r.plan_work / units.max(1) as f64);
+        c.units = c.units.max(units as f64);
+        let Outcome::Spelt(g) = &r.outcome else {
+            return;
+        };
+        if g.spelling == Mode::Chars {
+            // Spelt by the character encoder: its work, per unit spelt, against the DP
+            // encoder's whole game.
+            let spelt = units.saturating_sub(g.kept).max(1) as f64 / units.max(1) as f64;
+            c.learn_chars(r.spell_work / spelt, o);
+        } else if g.kept == 0 && g.spelling == Mode::Dp {
+            c.learn_dp(r.spell_work);
+        }
+        self.games.kept.push(g.clone());
+    }
+}

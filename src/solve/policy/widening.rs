@@ -1,0 +1,112 @@
+//! How a seed's beams grow: the width reached and how its rounds went ([`Widening`]), the rule
+//! that widens ([`widens`]), the order in which dear and wide rounds take the systems
+//! ([`rank_systems`]), and where a neighbourhood cuts the best game ([`cut_of`]).
+
+use super::GameId;
+
+/// A seed's beams: how wide they are and what the rounds at each width gave.
+#[derive(Clone, Debug)]
+pub(super) struct Widening {
+    /// The width of the last round of fresh games or neighbourhoods (not a tail's).
+    pub width: usize,
+    /// Rounds run at `width` since the beams reached it.
+    pub at_width: u32,
+    /// Rounds run since the beams grew no wider.
+    pub stuck_rounds: u32,
+    /// Points per work second the last round of fresh games, as wide as ever, added.
+    pub widen_rate: f64,
+    /// Per system: the widest beam it ran and the best score of its whole games.
+    pub record: Vec<(usize, u64)>,
+}
+
+impl Widening {
+    /// Before any round, with `systems` scoring systems.
+    pub fn new(systems: usize) -> Widening {
+        Widening {
+            width: 1,
+            at_width: 0,
+            stuck_rounds: 0,
+            widen_rate: f64::INFINITY,
+            record: vec![(0, 0); systems],
+        }
+    }
+
+    /// Takes a round of attempts of `width` (not a tail's) that was `stuck` (no wider than the
+    /// one before), and when it was a round of fresh games at least as wide as the last
+    /// (`widened`), its `gain` over its `work`: whether wider beams still pay.
+    pub fn took_round(&mut self, width: usize, stuck: bool, widened: Option<(f64, f64)>) {
+        if width != self.width {
+            self.at_width = 0;
+        }
+        self.width = width;
+        self.at_width += 1;
+        self.stuck_rounds += stuck as u32;
+        if let Some((gain, work)) = widened {
+            self.widen_rate = gain / work.max(1e-9);
+        }
+    }
+
+    /// Takes a whole game of `system` planned at `width` that scored `score`.
+    pub fn took_game(&mut self, system: usize, width: usize, score: u64) {
+        let rec = &mut self.record[system];
+        *rec = (rec.0.max(width), rec.1.max(score));
+    }
+}
+
+/// Whether the next round's beams are wider than the last's: when the last round of fresh games
+/// found a better game (`widen_rate` above 0), when the best game ends before the source does
+/// (not `whole`), or when the wider round is `cheap` and `patience` rounds ran at the width
+/// reached (`at_width`).
+pub fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32, patience: u32) -> bool {
+    widen_rate > 0.0 || !whole || (cheap && at_width >= patience)
+}
+
+/// The systems in the order dear and wide rounds run them, from each system's record (the
+/// widest beam it ran, the best score of its whole games). Systems no beam has tried yet come
+/// first: a record is only known once tried. The quick answer's system (run at width 1 only)
+/// comes after the ones never run: its greedy game says little of its beams (problem 24: its
+/// first round ran the quick answer's system, whose beams score 20 % below the best system's).
+/// Then the best first.
+pub fn rank_systems(record: &[(usize, u64)]) -> Vec<usize> {
+    let mut rank: Vec<usize> = (0..record.len()).collect();
+    rank.sort_by_key(|&s| {
+        let (width, score) = record[s];
+        (width > 1, width > 0, std::cmp::Reverse(score))
+    });
+    rank
+}
+
+/// A cut among a game's `span` last units (of `units`), drawn from the attempt's `id`: the same
+/// id gives the same cut.
+pub(super) fn cut_of(id: u32, units: usize, span: usize) -> usize {
+    if span == 0 {
+        return 0;
+    }
+    let r = ((id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 33) % span as u64;
+    units - span + r as usize
+}
+
+/// Where a round's attempts start: whole games, or neighbourhoods of the best game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Start {
+    /// Fresh games from the first unit.
+    Fresh,
+    /// Neighbourhoods of the best game, cut anywhere.
+    Cuts,
+    /// Neighbourhoods of the best game cut among its last `span` units: a tail round, at the
+    /// end of the time.
+    Tail { span: usize },
+}
+
+impl Start {
+    /// The game the attempts re-plan, with `id`, from the best game `base` (`None`: fresh).
+    pub fn base(self, id: u32, best: (GameId, usize)) -> Option<(GameId, usize)> {
+        let (game, units) = best;
+        let span = match self {
+            Start::Fresh => return None,
+            Start::Cuts => units,
+            Start::Tail { span } => span.min(units),
+        };
+        Some((game, cut_of(id, units, span)))
+    }
+}
