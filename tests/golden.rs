@@ -127,19 +127,24 @@ fn golden_runs_on_official_problems() {
             total: 13047,
             hash: 0xe6a9_dc92_aa49_9ac5,
         },
+        // Re-pinned on branch i36-survival (after the merge of issue 35's encoder): every other
+        // attempt of a seed whose best game ends before its source does now plans with the
+        // survival system `survive` (problem 13, whose games all end after 11 or 12 of its 100
+        // units: 13,164 -> 13,156 for the three problems; problem 11, whose first games end
+        // early on some seeds: 8,019 -> 8,098). The other cases keep main's values.
         Golden {
             label: "official_1_13_21",
             files: vec![p(1), p(13), p(21)],
             attempts: 4,
-            total: 13164,
-            hash: 0x63b6_2fa8_edde_d517,
+            total: 13156,
+            hash: 0xed50_2562_7f54_6379,
         },
         Golden {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 8019,
-            hash: 0xea1d_a668_27ef_e35c,
+            total: 8098,
+            hash: 0xa843_49e5_0588_64df,
         },
     ];
     let wrong = check("official", &cases);

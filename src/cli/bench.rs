@@ -73,10 +73,38 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value = "3", allow_negative_numbers = true,
         value_parser = crate::cli::args::between::<usize>(1, 100))]
     pub repeat: usize,
-    /// With --stages, only these stages (comma-separated: plan, bare, beam16, plain, greedy,
-    /// dp, chars); the greedy plan runs anyway, for the encoders.
+    /// With --stages, only these stages (comma-separated: plan, bare, beam16, survive16, plain,
+    /// greedy, dp, chars); the greedy plan runs anyway, for the encoders.
     #[arg(long, value_name = "STAGE", requires = "stages", value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Instead of solving: the share of the source that beams of each width (--widths) play,
+    /// per problem, seed and scoring system (the compiled-in ones, or --weights), as the
+    /// solver's attempts plan them while the best game dies early.
+    #[arg(long, conflicts_with_all = ["stages", "calibrate"])]
+    pub survival: bool,
+    /// With --survival, the beam widths (comma-separated).
+    #[arg(long, value_name = "W", requires = "survival", value_delimiter = ',',
+        default_value = "1,4,16,64", allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<usize>(1, 4096))]
+    pub widths: Vec<usize>,
+    /// With --survival, only these scoring systems (comma-separated names).
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "survival",
+        value_delimiter = ','
+    )]
+    pub systems: Vec<String>,
+    /// With --survival, at most this many seeds per problem (its first ones).
+    #[arg(long, value_name = "N", requires = "survival", default_value = "1000000",
+        allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<usize>(1, 1_000_000))]
+    pub seeds: usize,
+    /// With --survival, games per cell with tie-break seeds 0, 1, ... (their mean share shows).
+    #[arg(long, value_name = "N", requires = "survival", default_value = "1",
+        allow_negative_numbers = true,
+        value_parser = crate::cli::args::between::<u64>(1, 1000))]
+    pub repeats: u64,
 }
 
 /// Runs `hextris bench`.
@@ -112,6 +140,36 @@ pub fn run(args: Args) -> Result<()> {
         return crate::cli::stages::run(&loaded, &args.board, &phrases, &opts);
     }
     let systems = args.weights.get()?;
+    if args.survival {
+        let mut all = systems
+            .clone()
+            .unwrap_or_else(crate::plan::compiled_systems);
+        if !args.systems.is_empty() {
+            if let Some(bad) = args
+                .systems
+                .iter()
+                .find(|n| !all.iter().any(|(name, _)| name == *n))
+            {
+                return Err(crate::Error::Usage(format!(
+                    "unknown scoring system {bad:?} (known: {})",
+                    all.iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+            all.retain(|(name, _)| args.systems.contains(name));
+        }
+        let opts = crate::cli::survival::SurvivalOptions {
+            widths: args.widths.clone(),
+            systems: all,
+            seeds: args.seeds,
+            repeats: args.repeats,
+            threads: args.threads,
+            out: args.out.clone(),
+        };
+        return crate::cli::survival::run(&loaded, &phrases, &opts);
+    }
     // The variants of the search: the compiled-in options, or each file given.
     let variants: Vec<(String, crate::solve::SearchOptions)> = if args.search.is_empty() {
         vec![(String::new(), Default::default())]

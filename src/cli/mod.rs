@@ -12,6 +12,7 @@ pub mod score;
 pub mod solve;
 pub mod stages;
 pub mod store;
+pub mod survival;
 pub mod tune;
 pub mod view;
 

@@ -472,6 +472,7 @@ pub fn solve_on_pool(
     if let Some(systems) = systems {
         cfg.systems = systems;
     }
+    cfg.order_systems();
     if let Some(mb) = memory_mb {
         // Keep a fifth of the limit for what is not counted: code, stacks, the allocator.
         cfg.memory = mb.saturating_mul(1 << 20) / 5 * 4;

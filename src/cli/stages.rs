@@ -7,6 +7,8 @@
 //! - **bare**: the same plan without the valuer (the planner alone);
 //! - **beam16**: a beam of width 16 (branch 8, system `balanced`, the same valuer), per unit
 //!   and per unit of width;
+//! - **survive16**: the same beam with the system `survive`, which counts the stack evaluation
+//!   ([`crate::plan::stack`]): what a game that dies early costs the solver per unit of width;
 //! - **plain**, **greedy**, **dp**: the three encoders spelling the greedy plan;
 //! - **chars**: the character encoder spelling the greedy plan.
 //!
@@ -126,7 +128,16 @@ fn measure(repeat: usize, mut f: impl FnMut() -> (Option<usize>, bool)) -> Measu
 }
 
 /// The stages' names, in the table's order.
-const STAGES: [&str; 7] = ["plan", "bare", "beam16", "plain", "greedy", "dp", "chars"];
+const STAGES: [&str; 8] = [
+    "plan",
+    "bare",
+    "beam16",
+    "survive16",
+    "plain",
+    "greedy",
+    "dp",
+    "chars",
+];
 
 /// What to measure and how.
 #[derive(Clone, Debug)]
@@ -190,6 +201,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
         out.push(match stage {
             "bare" => measure(repeat, || planned(&plan("low", 1, false))),
             "beam16" => measure(repeat, || planned(&plan("balanced", BEAM_WIDTH, true))),
+            "survive16" => measure(repeat, || planned(&plan("survive", BEAM_WIDTH, true))),
             "chars" => chars_stage(&greedy_plan, limit, |prefix, deadline| {
                 let mut stats = CharStats::default();
                 let text = runner.spell_chars(&chars, prefix, Some(deadline), &mut stats)?;
@@ -259,7 +271,11 @@ fn row(name: &str, problem: &Problem, m: &[Measure]) -> String {
         problem.source_length
     );
     for (i, s) in m.iter().enumerate() {
-        let width = if STAGES[i] == "beam16" { BEAM_WIDTH } else { 1 };
+        let width = if STAGES[i].ends_with("16") {
+            BEAM_WIDTH
+        } else {
+            1
+        };
         line += &match s.per_unit_us(width) {
             Some(us) => format!(" {us:>9.1}"),
             None => format!(" {:>9}", "-"),
@@ -298,7 +314,7 @@ pub fn run(
     for s in STAGES {
         header += &format!(" {s:>9}");
     }
-    println!("{header}\n(microseconds per unit; beam16 per unit per unit of width)");
+    println!("{header}\n(microseconds per unit; beam16 and survive16 per unit per unit of width)");
     for (_, problem) in problems {
         let m = stages(problem, phrases, opts);
         print!("{}", row(&format!("problem {}", problem.id), problem, &m));
@@ -373,6 +389,9 @@ mod tests {
         }
         let r = row("problem 7", &p, &m);
         assert_eq!(r.lines().count(), 2);
-        assert_eq!(r.lines().next().unwrap().split_whitespace().count(), 4 + 7);
+        assert_eq!(
+            r.lines().next().unwrap().split_whitespace().count(),
+            4 + STAGES.len()
+        );
     }
 }

@@ -49,6 +49,18 @@ pub struct Args {
     /// rather than by the mean relative score per game.
     #[arg(long)]
     pub total: bool,
+    /// Judge candidates by the share of the source their games play rather than by their
+    /// scores (games are planned, not spelt): for a system made to keep games alive.
+    #[arg(long)]
+    pub survival: bool,
+    /// Plan with the phrase valuer where the solver's attempts do (some unit cannot rotate),
+    /// as they plan while the best game dies before the source ends (slower).
+    #[arg(long)]
+    pub valued: bool,
+    /// Start from the system of this name in a weights file (shaped like
+    /// src/plan/weights.json) rather than from the compiled-in one.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
     /// The weights file to update (a JSON map from system name to weights), e.g.
     /// src/plan/weights.json for the compiled-in defaults; written only when the held-out games
     /// improve. Without it, the weights are printed.
@@ -60,7 +72,19 @@ pub struct Args {
 
 /// Runs `hextris tune`.
 pub fn run(args: Args) -> Result<()> {
-    let start = Weights::system(&args.system)?;
+    let start = match &args.from {
+        None => Weights::system(&args.system)?,
+        Some(path) => crate::io::read_systems(path)?
+            .into_iter()
+            .find(|(name, _)| *name == args.system)
+            .map(|(_, w)| w)
+            .ok_or_else(|| {
+                Error::invalid(
+                    path,
+                    format!("no scoring system {:?} in the file", args.system),
+                )
+            })?,
+    };
     let phrases = args.phrases.get()?;
     let loaded = load_problems(&args.problems)?;
     let prepared: Vec<Prepared> = loaded.iter().map(|(_, p)| Prepared::new(p)).collect();
@@ -111,6 +135,8 @@ pub fn run(args: Args) -> Result<()> {
             crate::encode::Mode::Greedy
         },
         total: args.total,
+        valued: args.valued,
+        survival: args.survival,
     };
     let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
         crate::note!("{line}")

@@ -17,6 +17,13 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hash::{Hash, Hasher};
 
+/// With a state of the board counted ([`super::Weights::stateful`]), children made per unit
+/// of width before the beam keeps its width by their exact values.
+const RERANK: usize = 4;
+
+/// ... and at least this many (the greedy planner's candidates).
+const RERANK_LEAST: usize = 4;
+
 /// The shape of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BeamShape {
@@ -36,6 +43,25 @@ impl BeamShape {
         branch: 1,
     };
 
+    /// The partial games kept, the children made and the locks expanded per partial game at
+    /// one unit: a `narrow` beam keeps one. With a state of the board counted (`stateful`),
+    /// more children are made than kept: they are ranked by their boards' exact states, which
+    /// their locks' features only approximate.
+    fn at(&self, narrow: bool, stateful: bool) -> (usize, usize, usize) {
+        let width = if narrow { 1 } else { self.width };
+        let made = if stateful {
+            (width * RERANK).max(RERANK_LEAST)
+        } else {
+            width
+        };
+        let branch = match (width, stateful) {
+            (1, false) => 1,
+            (1, true) => RERANK_LEAST,
+            _ => self.branch,
+        };
+        (width, made, branch)
+    }
+
     /// The solver's beam of `width` partial games: each expands its best locks, as many as the
     /// width up to [`MAX_BRANCH`] (width 1 is the greedy planner).
     pub fn of_width(width: usize) -> BeamShape {
@@ -48,7 +74,11 @@ impl BeamShape {
 
 struct Node {
     sim: Sim,
+    /// The sum of its locks' scores, plus its board's weighted state ([`Node::state`]).
     value: f64,
+    /// Its board's weighted danger and sealed cells ([`super::stack`]): a state of the board,
+    /// held in `value` and replaced, not added to, by each lock.
+    state: f64,
     /// The valuer's carry after this node's last lock.
     carry: u32,
     /// Index of this node's step record in `steps`, or `usize::MAX` for the root.
@@ -99,7 +129,6 @@ fn plan_with(
     mut valuer: Option<&mut dyn LockValuer>,
     scratch: &mut Scratch,
 ) -> Plan {
-    let mut rng = Pcg64Mcg::seed_from_u64(cfg.rng_seed);
     let mut steps: Vec<Step> = Vec::new();
     // The prefix, replayed: the beam starts from its last step.
     let mut sim = Sim::new(problem);
@@ -110,17 +139,35 @@ fn plan_with(
             placement,
         });
     }
+    let weights = &cfg.weights;
+    let map = &tables.stack;
+    let stateful = weights.stateful();
+    let mut scorer = LockScorer {
+        weights,
+        map,
+        stacked: weights.stacked(),
+        node: super::StackNode::default(),
+        rng: Pcg64Mcg::seed_from_u64(cfg.rng_seed),
+    };
+    let state = if stateful {
+        map.state(&sim.board, weights, &tables.spaces, scratch)
+    } else {
+        0.0
+    };
     let mut beam = vec![Node {
         sim,
-        value: 0.0,
+        value: state,
+        state,
         carry: cfg.carry,
         step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
     }];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
     let mut truncated = false;
-    let mut children: Vec<(f64, usize, Lock, u32)> = Vec::new();
-    let mut scored: Vec<(f64, Lock, u32)> = Vec::new();
+    // A child: its value, its parent, the lock, the valuer's carry and the weighted state its
+    // lock adds (its value holds the parent's state plus that, until its board is made).
+    let mut children: Vec<(f64, usize, Lock, u32, f64)> = Vec::new();
+    let mut scored: Vec<(f64, Lock, u32, f64)> = Vec::new();
     let mut extra: Vec<(f64, u32)> = Vec::new();
     for (step, unit) in Source::new(seed, problem.source_length as u64, problem.units.len())
         .enumerate()
@@ -131,15 +178,10 @@ fn plan_with(
             break;
         }
         let space = &tables.spaces[unit];
-        let width = if cfg
+        let narrow = cfg
             .narrow_at
-            .is_some_and(|t| std::time::Instant::now() >= t)
-        {
-            1
-        } else {
-            shape.width
-        };
-        let branch = if width == 1 { 1 } else { shape.branch };
+            .is_some_and(|t| std::time::Instant::now() >= t);
+        let (width, made, branch) = shape.at(narrow, stateful);
         children.clear();
         let mut live = Vec::with_capacity(beam.len());
         for node in beam.drain(..) {
@@ -161,12 +203,7 @@ fn plan_with(
                 );
             }
             crate::work::add(Op::Feature, scratch.locks.len() as u64);
-            for (i, lock) in scratch.locks.iter().enumerate() {
-                let f = Features::of(&node.sim.board, space, lock.state, node.sim.ls_old);
-                let v = f.score(&cfg.weights) + cfg.weights.noise * rng.gen::<f64>();
-                let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
-                scored.push((v + e, *lock, carry));
-            }
+            scorer.score(&node.sim, space, &scratch.locks, &extra, &mut scored);
             let keep = branch.min(scored.len());
             if keep < scored.len() {
                 scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
@@ -175,7 +212,7 @@ fn plan_with(
             children.extend(
                 scored[..keep]
                     .iter()
-                    .map(|&(v, l, c)| (node.value + v, parent, l, c)),
+                    .map(|&(v, l, c, d)| (node.value + v, parent, l, c, d)),
             );
             live.push(node);
         }
@@ -185,16 +222,24 @@ fn plan_with(
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = rustc_hash::FxHashSet::default();
         let board_words = (problem.height as u64 + 2) * (problem.width as u64 / 64 + 2);
-        for &(value, parent, lock, carry) in &children {
-            if beam.len() == width {
+        for &(value, parent, lock, carry, added) in &children {
+            if beam.len() == made {
                 break;
             }
             crate::work::add(Op::ChildWord, board_words);
             let mut sim = live[parent].sim.clone();
             sim.lock(problem, unit, lock.state);
-            if width > 1 && !seen.insert(board_hash(&sim)) {
+            if made > 1 && !seen.insert(board_hash(&sim)) {
                 continue;
             }
+            // The child was ranked by its parent's state plus what its lock adds; its board's
+            // own replaces them (lower where the lock cleared rows).
+            let (value, state) = if stateful {
+                let state = map.state(&sim.board, weights, &tables.spaces, scratch);
+                (value - live[parent].state - added + state, state)
+            } else {
+                (value, 0.0)
+            };
             steps.push(Step {
                 parent: live[parent].step,
                 placement: Placement { unit, lock },
@@ -202,13 +247,23 @@ fn plan_with(
             beam.push(Node {
                 sim,
                 value,
+                state,
                 carry,
                 step: steps.len() - 1,
             });
         }
+        if beam.len() > width {
+            beam.sort_by(|a, b| b.value.total_cmp(&a.value));
+            beam.truncate(width);
+        }
     }
-    // The best game: the longest, then the highest valued (a game that ended early placed fewer
-    // units, which the value does not see).
+    best_plan(&beam, &ended, &steps, truncated)
+}
+
+/// The best game: the longest, then the highest valued (a game that ended early placed fewer
+/// units, which the value does not see), among the partial games of the beam and those that
+/// ended.
+fn best_plan(beam: &[Node], ended: &[Node], steps: &[Step], truncated: bool) -> Plan {
     let depth = |n: &Node| {
         let mut d = 0;
         let mut s = n.step;
@@ -236,6 +291,52 @@ fn plan_with(
         placements,
         move_score: best.sim.move_score,
         truncated,
+    }
+}
+
+/// Scores the locks of one partial game: the heuristic's features, the stack evaluation where
+/// the weights count it, the tie-breaking noise (one draw per lock, in order) and the valuer's
+/// value.
+struct LockScorer<'a> {
+    weights: &'a super::Weights,
+    map: &'a super::StackMap,
+    /// Whether the weights count the stack evaluation.
+    stacked: bool,
+    /// What the stack evaluation knows of the partial game's board.
+    node: super::StackNode,
+    rng: Pcg64Mcg,
+}
+
+impl LockScorer<'_> {
+    /// Fills `out` with each of `locks`'s value, the lock, the valuer's carry (from `extra`,
+    /// the valuer's value and carry per lock, empty without one) and the weighted state the
+    /// lock adds to `sim`'s board.
+    fn score(
+        &mut self,
+        sim: &Sim,
+        space: &super::UnitSpace,
+        locks: &[Lock],
+        extra: &[(f64, u32)],
+        out: &mut Vec<(f64, Lock, u32, f64)>,
+    ) {
+        let w = self.weights;
+        if self.stacked {
+            let holes = w.sealed != 0.0 || w.dead != 0.0;
+            self.map.node(&sim.board, holes, &mut self.node);
+        }
+        for (i, lock) in locks.iter().enumerate() {
+            let f = Features::of(&sim.board, space, lock.state, sim.ls_old);
+            let mut v = f.score(w);
+            let mut added = 0.0;
+            if self.stacked {
+                let st = self.map.lock(&sim.board, space, lock.state, &mut self.node);
+                v += st.score(w);
+                added = st.state(w);
+            }
+            let v = v + w.noise * self.rng.gen::<f64>();
+            let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
+            out.push((v + e, *lock, carry, added));
+        }
     }
 }
 

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 /// The features a lock is scored by, written once: the fields of [`Weights`] and [`Features`],
 /// in this order, the tunable weights ([`Weights::to_vec`]) and the weighted sum
 /// ([`Features::score`]) all come from this list. The clears of one, two and three lines, which
-/// weigh [`Features::lines`], and the noise follow them in [`Weights`].
+/// weigh [`Features::lines`], the stack evaluation's weights ([`super::stack`], whose features
+/// it computes itself) and the noise follow them in [`Weights`].
 macro_rules! scored_features {
     ($($(#[doc = $doc:literal])+ $name:ident,)+) => {
         /// Weights of the features; the score of a lock is their weighted sum (higher is better).
@@ -43,6 +44,32 @@ macro_rules! scored_features {
             /// Per lock that clears exactly three lines, on top of its `points` (see `clear1`).
             #[serde(default)]
             pub clear3: f64,
+            /// The stack evaluation for survival ([`super::stack`]), zero in the systems that
+            /// came before it; absent from a weights file, zero. Per the share of the problem's
+            /// units that could spawn and whose spawn position the lock covers.
+            #[serde(default)]
+            pub spawn: f64,
+            /// Per row by which the lock raises the top of the stack.
+            #[serde(default)]
+            pub height: f64,
+            /// Per unit of the board's danger: its filled cells near the spawn, weighted by
+            /// their row (see [`super::stack`]). A state of the partial game, not a sum over its
+            /// locks.
+            #[serde(default)]
+            pub danger: f64,
+            /// Per empty cell that no unit can reach from the top row (see [`super::stack`]). A
+            /// state of the partial game, not a sum over its locks.
+            #[serde(default)]
+            pub sealed: f64,
+            /// Per unit of the share of the room the biggest and the tallest units lose: the
+            /// states they cannot reach from their spawn that they reach on an empty board (see
+            /// [`super::stack`]). A state of the partial game.
+            #[serde(default)]
+            pub cramped: f64,
+            /// Per row holding an empty cell that no unit can reach (a row no lock can
+            /// complete). A state of the partial game.
+            #[serde(default)]
+            pub dead: f64,
         }
 
         /// The features of one lock.
@@ -56,24 +83,43 @@ macro_rules! scored_features {
         impl Weights {
             /// The tunable weights as a vector (the noise amplitude is not tuned).
             pub fn to_vec(&self) -> [f64; TUNED] {
-                [$(self.$name,)+ self.clear1, self.clear2, self.clear3]
+                [
+                    $(self.$name,)+
+                    self.clear1,
+                    self.clear2,
+                    self.clear3,
+                    self.spawn,
+                    self.height,
+                    self.danger,
+                    self.sealed,
+                    self.cramped,
+                    self.dead,
+                ]
             }
 
             /// The weights of [`Weights::to_vec`] put back, noise kept.
             pub fn with_vec(&self, v: [f64; TUNED]) -> Weights {
-                let [$($name,)+ clear1, clear2, clear3] = v;
+                let [$($name,)+ clear1, clear2, clear3, spawn, height, danger, sealed, cramped, dead] =
+                    v;
                 Weights {
                     $($name,)+
                     clear1,
                     clear2,
                     clear3,
+                    spawn,
+                    height,
+                    danger,
+                    sealed,
+                    cramped,
+                    dead,
                     noise: self.noise,
                 }
             }
         }
 
         impl Features {
-            /// The weighted sum.
+            /// The weighted sum (the stack evaluation's features apart: see
+            /// [`super::stack::LockStack::score`]).
             pub fn score(&self, w: &Weights) -> f64 {
                 $(w.$name * self.$name +)+ match self.lines {
                     1 => w.clear1,
@@ -113,10 +159,12 @@ impl Default for Weights {
 }
 
 /// The number of tunable weights (see [`Weights::to_vec`]).
-pub const TUNED: usize = 11;
+pub const TUNED: usize = 17;
 
-/// The names of the compiled-in scoring systems.
-pub const SYSTEMS: [&str; 5] = ["low", "fill", "balanced", "pairs", "triples"];
+/// The names of the compiled-in scoring systems. The last, `survive`, counts the stack
+/// evaluation ([`super::stack`]); the solver turns to it while a game dies early (see
+/// `survival_systems` in `src/solve/search.json`).
+pub const SYSTEMS: [&str; 6] = ["low", "fill", "balanced", "pairs", "triples", "survive"];
 
 /// The compiled-in scoring systems, as data: `hextris tune --out` rewrites this file.
 const SYSTEMS_JSON: &str = include_str!("weights.json");
@@ -154,6 +202,14 @@ pub fn systems_from_json(text: &str, path: &std::path::Path) -> Result<Vec<(Stri
     Ok(systems)
 }
 
+/// Every compiled-in scoring system with its name, in the order of [`SYSTEMS`].
+pub fn compiled_systems() -> Vec<(String, Weights)> {
+    SYSTEMS
+        .iter()
+        .map(|s| (s.to_string(), compiled()[*s].clone()))
+        .collect()
+}
+
 impl Weights {
     /// A named scoring system: `low` places units as low as possible and snug; `fill` favours
     /// completing nearly-full rows; `balanced` sits between them. Their weights are data
@@ -165,6 +221,18 @@ impl Weights {
                 SYSTEMS.join(", ")
             ))
         })
+    }
+
+    /// Whether the stack evaluation counts ([`super::stack`]): the planner computes its
+    /// features only then.
+    pub fn stacked(&self) -> bool {
+        self.spawn != 0.0 || self.height != 0.0 || self.stateful()
+    }
+
+    /// Whether a state of the board counts ([`super::stack`]): the beam then holds each partial
+    /// game's state and ranks a few more children by it.
+    pub fn stateful(&self) -> bool {
+        self.danger != 0.0 || self.sealed != 0.0 || self.cramped != 0.0 || self.dead != 0.0
     }
 }
 
@@ -240,9 +308,9 @@ mod tests {
         let names: Vec<&str> = systems.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(
             names,
-            ["low", "fill", "balanced", "pairs", "triples", "aaa"]
+            ["low", "fill", "balanced", "pairs", "triples", "survive", "aaa"]
         );
-        for (name, w) in &systems[..5] {
+        for (name, w) in &systems[..6] {
             assert_eq!(*w, Weights::system(name).unwrap());
         }
     }

@@ -13,13 +13,15 @@ pub mod path;
 pub mod rowmask;
 pub mod scratch;
 pub mod space;
+pub mod stack;
 
 pub use beam::{plan_beam, BeamShape};
-pub use heuristic::{systems_from_json, Features, Weights, SYSTEMS};
+pub use heuristic::{compiled_systems, systems_from_json, Features, Weights, SYSTEMS};
 pub use outline::Outline;
 pub use rowmask::RowMask;
 pub use scratch::{Bfs, Stamps};
 pub use space::{Lock, LockKey, ReachBufs, State, UnitSpace};
+pub use stack::{StackMap, StackNode};
 
 use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Piece, Problem};
 use crate::work::Op;
@@ -28,16 +30,19 @@ use crate::work::Op;
 #[derive(Clone, Debug)]
 pub struct Tables {
     pub spaces: Vec<UnitSpace>,
+    /// The spawn footprints and danger band of the stack evaluation.
+    pub stack: StackMap,
 }
 
 impl Tables {
     pub fn new(problem: &Problem) -> Tables {
-        let spaces = problem
+        let spaces: Vec<UnitSpace> = problem
             .units
             .iter()
             .map(|u| UnitSpace::new(u, problem.width, problem.height))
             .collect();
-        Tables { spaces }
+        let stack = StackMap::new(&problem.units, &spaces, problem.width, problem.height);
+        Tables { spaces, stack }
     }
 }
 

@@ -128,6 +128,8 @@ impl<'a> Executor<'a> {
         let preset = Preset::of(budget, &cfg.search);
         let lanes = preset.lanes(workers, seeds.len());
         let spells = !cfg.table.phrases.is_empty();
+        // The survival systems come last ([`SolveConfig::order_systems`]).
+        let survival = cfg.survival_systems();
         let setups: Vec<SeedSetup> = seeds
             .iter()
             .map(|s| {
@@ -140,7 +142,8 @@ impl<'a> Executor<'a> {
                     source,
                     lanes,
                     spells,
-                    systems: cfg.systems.len(),
+                    systems: cfg.systems.len() - survival,
+                    survival,
                     max_width: budget::memory_width(cfg.memory, workers, source, &cfg.search),
                     size: prep.weight(),
                     unit_states: prep

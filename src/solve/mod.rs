@@ -110,7 +110,7 @@ pub const DEFAULT_MEMORY: u64 = 1 << 30;
 impl SolveConfig {
     /// The compiled-in scoring systems, spelling and counting `phrases`.
     pub fn new(phrases: Phrases) -> SolveConfig {
-        SolveConfig {
+        let mut cfg = SolveConfig {
             systems: SYSTEMS
                 .iter()
                 .map(|s| (s.to_string(), Weights::system(s).unwrap()))
@@ -121,6 +121,33 @@ impl SolveConfig {
             search: SearchOptions::default(),
             starts: Default::default(),
             checkpoints: Vec::new(),
+        };
+        cfg.order_systems();
+        cfg
+    }
+
+    /// Puts the survival systems ([`SearchOptions::survival_systems`]) after the others, their
+    /// orders kept: the policy cycles through the first ones and turns to the last ones while
+    /// a game dies early. Called again whenever the systems or the options are replaced.
+    pub fn order_systems(&mut self) {
+        let survival = &self.search.survival_systems;
+        self.systems
+            .sort_by_key(|(name, _)| survival.iter().any(|s| s == name));
+    }
+
+    /// How many of the systems, at the end of the list, are survival systems (none when every
+    /// system is one: the policy then cycles through them as through any).
+    pub fn survival_systems(&self) -> usize {
+        let survival = &self.search.survival_systems;
+        let n = self
+            .systems
+            .iter()
+            .filter(|(name, _)| survival.iter().any(|s| s == name))
+            .count();
+        if n == self.systems.len() {
+            0
+        } else {
+            n
         }
     }
 }

@@ -146,6 +146,10 @@ pub struct SearchOptions {
     /// checkpoints at 1 and 3 s too, one run at 10 s on the 25 official problems gave 821,218,
     /// one without 839,950; commit 45a936d).
     pub checkpoints: Vec<f64>,
+    /// The scoring systems (by name) made to keep games alive ([`crate::plan::stack`]): while a
+    /// seed's best game ends before its source does, every other attempt plans with them; they
+    /// stay out of the cycle and the ranking of the systems otherwise.
+    pub survival_systems: Vec<String>,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

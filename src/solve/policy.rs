@@ -32,7 +32,10 @@
 //!   the last round of fresh games found a better game, when the best game ends before the
 //!   source does (wider beams survive longer), or, for a cheap beam, after
 //!   [`SearchOptions::patience`] rounds at its width ([`widens`]). Cheap and dear are measured
-//!   against the work already spent on the seed ([`SearchOptions::dear_share`]).
+//!   against the work already spent on the seed ([`SearchOptions::dear_share`]). While the best
+//!   game ends before the source does, every other attempt plans with the survival systems
+//!   ([`SearchOptions::survival_systems`], numbered after the others, which they never join in
+//!   the cycle or the ranking).
 //! - **Screen**: a plan's score is predicted before it is spelt (its move score is exact, its
 //!   power follows its descents at the rate of the best game spelt), so where spelling costs
 //!   more than planning an attempt makes several plans and spells the best predicted, and none
@@ -262,8 +265,11 @@ pub struct SeedSetup {
     pub lanes: usize,
     /// Whether any phrase is to be spelt.
     pub spells: bool,
-    /// Scoring systems to plan with.
+    /// Scoring systems to cycle through and rank.
     pub systems: usize,
+    /// Survival systems, numbered after those: every other attempt plans with them while the
+    /// best game ends before the source does.
+    pub survival: usize,
     /// The widest beam memory allows.
     pub max_width: usize,
     /// The order of quick answers: the smallest first.

@@ -41,6 +41,12 @@ pub struct TuneConfig {
     /// Judge by the total score, as the benchmark does (each problem's games weigh as one
     /// problem, so the big problems dominate), rather than by the mean relative score per game.
     pub total: bool,
+    /// Plan with the word-level phrase valuer where some unit cannot rotate, as the solver's
+    /// attempts do while the best game dies before the source ends.
+    pub valued: bool,
+    /// Judge by the share of the source each game plays (in millionths), planned and not
+    /// spelt, rather than by its score.
+    pub survival: bool,
 }
 
 /// What a tuning run found.
@@ -56,7 +62,7 @@ pub struct Tuned {
 }
 
 /// Scores of `weights` on each game (the mean of `cfg.repeats` games with different random
-/// tie-breaks).
+/// tie-breaks), or with `cfg.survival` the share of the source they play, in millionths.
 pub fn scores(
     weights: &Weights,
     games: &[ProblemSeed],
@@ -69,11 +75,32 @@ pub fn scores(
         .map(|g| {
             let p = g.problem;
             let encoder = Encoder::new(p.problem, &p.tables, table);
+            let aware = cfg.valued
+                && !table.phrases.is_empty()
+                && p.tables.spaces.iter().any(|s| !s.rotates());
             let total: u64 = (0..cfg.repeats.max(1))
                 .map(|r| {
                     let pc = PlanConfig::whole_game(weights.clone(), r as u64);
                     let shape = BeamShape::of_width(cfg.width);
-                    let plan = plan_beam(p.problem, &p.tables, g.seed, &pc, shape, None);
+                    let mut valuer = aware.then(|| {
+                        crate::encode::PhraseValuer::new(
+                            &encoder,
+                            super::SearchOptions::default().phrase_weight,
+                            0,
+                        )
+                    });
+                    let plan = plan_beam(
+                        p.problem,
+                        &p.tables,
+                        g.seed,
+                        &pc,
+                        shape,
+                        valuer.as_mut().map(|v| v as _),
+                    );
+                    if cfg.survival {
+                        let source = p.problem.source_length.max(1) as u64;
+                        return plan.placements.len() as u64 * 1_000_000 / source;
+                    }
                     let text = encoder.encode(&plan, cfg.mode, None);
                     evaluate(p.problem, g.seed, &text, phrases).score
                 })

@@ -239,7 +239,7 @@ struct Outlook {
 impl SeedState {
     pub fn new(setup: SeedSetup) -> SeedState {
         SeedState {
-            widening: Widening::new(setup.systems),
+            widening: Widening::new(setup.systems + setup.survival),
             setup,
             stage: Stage::Quick,
             games: Games::default(),
@@ -453,7 +453,7 @@ impl SeedState {
         let tries = m.tries(w, rate);
         let base = (start != Start::Fresh).then(|| &self.games.kept[0]);
         let dear = m.cost(w, rate).total() > o.dear_share * self.rate.spent;
-        let rank = rank_systems(&self.widening.record);
+        let rank = rank_systems(&self.widening.record[..self.setup.systems]);
         // A plan predicted to score clearly less than the best game is not spelt, where
         // spelling costs at least as much as planning (elsewhere skipping it saves little, and
         // on a small board, where the phrases' first uses make much of the power, the
@@ -483,7 +483,15 @@ impl SeedState {
                 // the best systems: problem 24 fits few rounds of whole games, and a cycle gave
                 // its best system (13 % above the others) one game of four.
                 let ranked = w >= o.wide || (dear && (n > 1 || id.is_multiple_of(2)));
-                let system = if ranked {
+                // While the best game dies early, every other attempt goes to the systems made
+                // to keep games alive (problem 18: the other systems' width-16 beams play 20 to
+                // 49 % of its source).
+                let survive = self.setup.survival > 0
+                    && !self.games.whole(self.setup.source)
+                    && id.is_multiple_of(2);
+                let system = if survive {
+                    self.setup.systems + (id as usize / 2) % self.setup.survival
+                } else if ranked {
                     rank[j % rank.len()]
                 } else {
                     id as usize % self.setup.systems

@@ -19,6 +19,11 @@ struct World {
     plan_unit: f64,
     /// DP spelling work per unit.
     spell_unit: f64,
+    /// Survival systems after the five others: their beams survive at a quarter of the width.
+    survival: usize,
+    /// The quick answer dies as a width-1 beam does (problem 18's greedy game plays 33 of its
+    /// 1,000 units); otherwise it is whole.
+    greedy_dies: bool,
 }
 
 /// A number in [0, 1) drawn from a key.
@@ -29,6 +34,15 @@ fn noise(key: u64) -> f64 {
 }
 
 impl World {
+    /// The units of the quick answer's greedy game.
+    fn greedy_units(&self) -> usize {
+        if self.greedy_dies {
+            (self.source / self.survive).max(1)
+        } else {
+            self.source
+        }
+    }
+
     fn game(&self, id: GameId, units: usize, score: f64, spelling: Mode, system: usize) -> Summary {
         Summary {
             id,
@@ -50,7 +64,7 @@ impl World {
             Task::Quick { id } => Report {
                 outcome: Outcome::Spelt(self.game(
                     GameId::Planned(*id),
-                    self.source,
+                    self.greedy_units(),
                     self.base * 0.1,
                     Mode::Plain,
                     0,
@@ -64,7 +78,7 @@ impl World {
             Task::SpellGreedy { game } => Report {
                 outcome: Outcome::Spelt(self.game(
                     *game,
-                    self.source,
+                    self.greedy_units(),
                     self.base * 0.7,
                     Mode::Greedy,
                     0,
@@ -95,10 +109,15 @@ impl World {
                     let system = [0.0, 0.02, 0.04, 0.01, 0.0][a.system % 5];
                     0.8 + 0.05 * w + system + 0.03 * noise(key(id, 1))
                 };
-                let survives = if a.width >= self.survive {
+                let survive = if a.system >= 5 {
+                    (self.survive / 4).max(1)
+                } else {
+                    self.survive
+                };
+                let survives = if a.width >= survive {
                     self.source
                 } else {
-                    (self.source * a.width / self.survive).max(1)
+                    (self.source * a.width / survive).max(1)
                 };
                 // A neighbourhood keeps its base game's length; a fresh game lives as long as
                 // its width allows.
@@ -204,6 +223,7 @@ fn simulate_with(
             lanes: (workers / worlds.len()).max(1),
             spells: true,
             systems: 5,
+            survival: w.survival,
             max_width: 2048,
             size: w.source as f64,
             unit_states: 0,
@@ -315,6 +335,8 @@ fn problem_24_like() -> World {
         survive: 1,
         plan_unit: 80e-6,
         spell_unit: 250e-6,
+        survival: 0,
+        greedy_dies: false,
     }
 }
 
@@ -325,6 +347,8 @@ fn survival_like() -> World {
         survive: 64,
         plan_unit: 30e-6,
         spell_unit: 40e-6,
+        survival: 0,
+        greedy_dies: false,
     }
 }
 
@@ -335,6 +359,8 @@ fn small() -> World {
         survive: 1,
         plan_unit: 2e-6,
         spell_unit: 30e-6,
+        survival: 0,
+        greedy_dies: false,
     }
 }
 
@@ -501,6 +527,62 @@ fn dying_games_widen_and_whole_ones_turn_to_neighbourhoods() {
     assert!(trace
         .iter()
         .any(|s| s.tasks.iter().any(|t| matches!(t, Task::Polish { .. }))));
+}
+
+/// While the best game dies early, every other attempt goes to the survival system; once a game
+/// is whole, none does. Where that system keeps games alive at a quarter of the width, the
+/// first whole game comes at a narrower beam than without it.
+#[test]
+fn dying_games_turn_to_the_survival_systems() {
+    let with = World {
+        survival: 1,
+        greedy_dies: true,
+        ..survival_like()
+    };
+    let (trace, _) = simulate(&[with], 2, Some(30.0), None, 1.0);
+    let attempts = |s: &Step| -> Vec<Attempt> {
+        s.tasks
+            .iter()
+            .filter_map(|t| match t {
+                Task::Attempt(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let survival: Vec<Attempt> = trace
+        .iter()
+        .flat_map(attempts)
+        .filter(|a| a.system == 5)
+        .collect();
+    assert!(!survival.is_empty());
+    assert!(survival.iter().all(|a| a.id % 2 == 0));
+    // The first whole game: a fresh survival attempt of width 16 (64 / 4) or more.
+    let whole = survival
+        .iter()
+        .find(|a| a.base.is_none() && a.width >= 16)
+        .expect("a survival beam wide enough to survive");
+    assert!(whole.width < 64, "{whole:?}");
+    // After it, no survival attempt.
+    let last = trace
+        .iter()
+        .rposition(|s| attempts(s).iter().any(|a| a.system == 5))
+        .unwrap();
+    let first_whole = trace
+        .iter()
+        .position(|s| attempts(s).iter().any(|a| a.id == whole.id))
+        .unwrap();
+    assert_eq!(
+        last, first_whole,
+        "no survival attempt after the first whole game"
+    );
+    // Without survival systems, no beam narrower than 64 makes a whole game.
+    let without = World {
+        greedy_dies: true,
+        ..survival_like()
+    };
+    let (trace, _) = simulate(&[without], 2, Some(30.0), None, 1.0);
+    assert!(trace.iter().flat_map(attempts).all(|a| a.system < 5));
+    assert!(trace.iter().map(fresh_width).max().unwrap_or(0) >= 64);
 }
 
 /// The width of a round's fresh attempts (0 for none).
@@ -684,6 +766,7 @@ fn a_greedy_spelling_that_cannot_fit_is_left_out() {
             lanes,
             spells: true,
             systems: 5,
+            survival: 0,
             max_width: 2048,
             size: 1.0,
             unit_states,

@@ -1,0 +1,272 @@
+//! `hextris bench --survival`: how much of the source beams of each width play, per problem,
+//! seed and scoring system. A game that ends before its source does loses every unit after its
+//! end (problem 18: the greedy game dies after 33 of 1,000 units), and the solver's wider beams
+//! only help where some width survives; this table shows where each system stands.
+//!
+//! Every game is planned as the solver's fresh attempts plan while the best game dies before the
+//! source ends: a whole game, no deadline, the word-level phrase valuer where the solver uses
+//! one (some unit cannot rotate and phrases are spelt), tie-break seed 0. So the table is a
+//! function of its inputs, the same on any machine.
+
+use crate::encode::{Encoder, PhraseTable, PhraseValuer};
+use crate::engine::{Phrases, Problem};
+use crate::error::Result;
+use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables, Weights};
+use rayon::prelude::*;
+
+/// What the survival table measures and how.
+#[derive(Clone, Debug)]
+pub struct SurvivalOptions {
+    /// Beam widths, one column each.
+    pub widths: Vec<usize>,
+    /// The scoring systems (name and weights), one row each per seed.
+    pub systems: Vec<(String, Weights)>,
+    /// At most this many seeds per problem (its first ones).
+    pub seeds: usize,
+    /// Games per cell, with tie-break seeds 0, 1, ...: the cell shows their mean share (the
+    /// length of a game that dies is chaotic: one tie broken otherwise moves its end).
+    pub repeats: u64,
+    /// Worker threads (all cores by default).
+    pub threads: Option<usize>,
+    /// Also write every game, spelt with plain paths, to this file (the contest's JSON list,
+    /// each entry tagged with its system and width), to watch how a game ends.
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// What the games of one problem share.
+struct Board<'a> {
+    problem: &'a Problem,
+    tables: &'a Tables,
+    encoder: &'a Encoder<'a>,
+    /// Whether the solver plans with the phrase valuer there.
+    aware: bool,
+}
+
+/// The game a beam of `width` plans on `seed` with `weights` and tie-break seed `tie_break`, as
+/// the solver's attempts would.
+fn game(
+    on: &Board,
+    seed: u32,
+    weights: &Weights,
+    width: usize,
+    tie_break: u64,
+) -> crate::plan::Plan {
+    let cfg = PlanConfig::whole_game(weights.clone(), tie_break);
+    let mut valuer = on.aware.then(|| {
+        PhraseValuer::new(
+            on.encoder,
+            crate::solve::SearchOptions::default().phrase_weight,
+            0,
+        )
+    });
+    let shape = BeamShape {
+        width,
+        branch: width.clamp(1, 8),
+    };
+    plan_beam(
+        on.problem,
+        on.tables,
+        seed,
+        &cfg,
+        shape,
+        valuer.as_mut().map(|v| v as _),
+    )
+}
+
+/// One game of the table: the share of the source it plays, and its text with `--out`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Played {
+    pub share: f64,
+    pub text: Option<String>,
+}
+
+/// The games of each (seed, system, width) of `problem`: per seed, per system, one per width.
+pub fn shares(
+    problem: &Problem,
+    phrases: &Phrases,
+    opts: &SurvivalOptions,
+) -> Vec<Vec<Vec<Played>>> {
+    let tables = Tables::new(problem);
+    let table = PhraseTable::new(phrases);
+    let encoder = Encoder::new(problem, &tables, &table);
+    let aware = !table.phrases.is_empty() && tables.spaces.iter().any(|s| !s.rotates());
+    let on = Board {
+        problem,
+        tables: &tables,
+        encoder: &encoder,
+        aware,
+    };
+    let seeds: Vec<u32> = problem
+        .distinct_seeds()
+        .into_iter()
+        .take(opts.seeds)
+        .collect();
+    let source = problem.source_length.max(1) as f64;
+    let repeats = opts.repeats.max(1);
+    let jobs: Vec<(usize, usize, usize, u64)> = (0..seeds.len())
+        .flat_map(|s| {
+            (0..opts.systems.len()).flat_map(move |y| {
+                (0..opts.widths.len()).flat_map(move |w| (0..repeats).map(move |r| (s, y, w, r)))
+            })
+        })
+        .collect();
+    // The widest jobs first, so that the last job to finish is a short one.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| std::cmp::Reverse(opts.widths[jobs[j].2]));
+    let done: Vec<(usize, Played)> = order
+        .par_iter()
+        .map(|&j| {
+            let (s, y, w, r) = jobs[j];
+            let plan = game(&on, seeds[s], &opts.systems[y].1, opts.widths[w], r);
+            // The first tie-break's game is the one written.
+            let text = (opts.out.is_some() && r == 0)
+                .then(|| crate::encode::plain(problem, &tables, &plan));
+            let share = plan.placements.len() as f64 / source;
+            (j, Played { share, text })
+        })
+        .collect();
+    let mut out =
+        vec![vec![vec![Played::default(); opts.widths.len()]; opts.systems.len()]; seeds.len()];
+    for (j, played) in done {
+        let (s, y, w, _) = jobs[j];
+        let cell = &mut out[s][y][w];
+        cell.share += played.share / repeats as f64;
+        if played.text.is_some() {
+            cell.text = played.text;
+        }
+    }
+    out
+}
+
+/// Formats a share of the source as a percentage.
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+/// The table's header line.
+fn header(opts: &SurvivalOptions, name_width: usize) -> String {
+    let mut line = format!(
+        "{:>7} {:>6} {:>5} {:<name_width$}",
+        "problem", "seed", "units", "system"
+    );
+    for w in &opts.widths {
+        line += &format!(" {:>7}", format!("w{w}"));
+    }
+    line
+}
+
+/// Runs `hextris bench --survival`: the table, then per system the mean share at each width and
+/// the games that played their whole source.
+pub fn run(
+    problems: &[(std::path::PathBuf, Problem)],
+    phrases: &Phrases,
+    opts: &SurvivalOptions,
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| crate::Error::Usage(format!("cannot start the threads: {e}")))?;
+    let name_width = opts
+        .systems
+        .iter()
+        .map(|(n, _)| n.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    println!("{}", header(opts, name_width));
+    println!(
+        "(share of the source each beam width plays; whole games, the mean of tie-break seeds 0 to {})",
+        opts.repeats.max(1) - 1
+    );
+    let (n_sys, n_w) = (opts.systems.len(), opts.widths.len());
+    let mut sums = vec![vec![0.0; n_w]; n_sys];
+    let mut whole = vec![vec![0usize; n_w]; n_sys];
+    let mut games = 0usize;
+    let mut texts = Vec::new();
+    for (_, problem) in problems {
+        let table = pool.install(|| shares(problem, phrases, opts));
+        let seeds = problem.distinct_seeds();
+        for (s, per_system) in table.iter().enumerate() {
+            games += 1;
+            for (y, per_width) in per_system.iter().enumerate() {
+                let mut line = format!(
+                    "{:>7} {:>6} {:>5} {:<name_width$}",
+                    problem.id, seeds[s], problem.source_length, opts.systems[y].0
+                );
+                for (w, played) in per_width.iter().enumerate() {
+                    let share = played.share;
+                    line += &format!(" {:>7}", percent(share));
+                    sums[y][w] += share;
+                    whole[y][w] += (share >= 1.0 - 1e-9) as usize;
+                    if let Some(text) = &played.text {
+                        texts.push(crate::io::Solution {
+                            problem_id: problem.id,
+                            seed: seeds[s],
+                            tag: Some(format!(
+                                "survival {} w{}",
+                                opts.systems[y].0, opts.widths[w]
+                            )),
+                            solution: text.clone(),
+                        });
+                    }
+                }
+                println!("{line}");
+            }
+        }
+    }
+    println!("\nmean share over {games} games (games whose every tie-break played the whole source in brackets)");
+    for (y, (name, _)) in opts.systems.iter().enumerate() {
+        let mut line = format!("{:>20} {name:<name_width$}", "");
+        for w in 0..n_w {
+            let mean = sums[y][w] / games.max(1) as f64;
+            line += &format!(" {:>7} ({:>3})", percent(mean), whole[y][w]);
+        }
+        println!("{line}");
+    }
+    if let Some(path) = &opts.out {
+        crate::io::write_atomic(path, crate::io::solutions_to_json(&texts).as_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// On an empty board every width plays the whole source; where the spawn is filled from
+    /// the start, none plays a unit.
+    #[test]
+    fn shares_are_the_units_played_over_the_source() {
+        let empty = r#"{"id":1,"width":6,"height":8,"filled":[],"sourceLength":30,
+            "sourceSeeds":[0,1],"units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+        let p = Problem::from_json(empty, Path::new("t")).unwrap();
+        let opts = SurvivalOptions {
+            widths: vec![1, 4],
+            systems: vec![
+                ("low".into(), Weights::system("low").unwrap()),
+                ("fill".into(), Weights::system("fill").unwrap()),
+            ],
+            seeds: 1,
+            repeats: 2,
+            threads: Some(1),
+            out: None,
+        };
+        let share = |t: Vec<Vec<Vec<Played>>>| -> Vec<Vec<Vec<f64>>> {
+            t.into_iter()
+                .map(|s| {
+                    s.into_iter()
+                        .map(|y| y.iter().map(|p| p.share).collect())
+                        .collect()
+                })
+                .collect()
+        };
+        let t = share(shares(&p, &Phrases::official(), &opts));
+        assert_eq!(t, vec![vec![vec![1.0, 1.0]; 2]], "one seed, whole games");
+        let blocked = empty.replace(r#""filled":[]"#, r#""filled":[{"x":2,"y":0}]"#);
+        let p = Problem::from_json(&blocked, Path::new("t")).unwrap();
+        assert_eq!(p.units[0].spawn().x, 2, "the filled cell is the spawn");
+        let t = share(shares(&p, &Phrases::official(), &opts));
+        assert_eq!(t, vec![vec![vec![0.0, 0.0]; 2]]);
+    }
+}
