@@ -47,14 +47,14 @@ fn needs(task: &Task) -> Option<GameId> {
     match task {
         Task::SpellGreedy { game } | Task::Polish { game } => Some(*game),
         Task::Attempt(a) => a.base.map(|(id, _)| id),
-        Task::Quick { .. } => None,
+        Task::Quick { .. } | Task::Exhaust { .. } => None,
     }
 }
 
 /// The game a task makes or spells again.
 fn makes(task: &Task) -> GameId {
     match task {
-        Task::Quick { id } => GameId::Planned(*id),
+        Task::Quick { id } | Task::Exhaust { id, .. } => GameId::Planned(*id),
         Task::Attempt(a) => GameId::Planned(a.id),
         Task::SpellGreedy { game } | Task::Polish { game } => *game,
     }
@@ -135,6 +135,9 @@ impl<'a> Executor<'a> {
                 let p = prep.problem;
                 let listed = p.seeds.iter().filter(|&&x| x == s.seed).count();
                 let source = p.source_length as usize;
+                let units: Vec<usize> =
+                    crate::engine::Source::new(s.seed, source as u64, p.units.len()).collect();
+                let most = cfg.search.exhaust.most_space * 2.0;
                 SeedSetup {
                     weight: listed as f64 / p.seeds.len().max(1) as f64,
                     source,
@@ -150,6 +153,7 @@ impl<'a> Executor<'a> {
                         .map(|s| s.states)
                         .max()
                         .unwrap_or(0),
+                    space: crate::plan::every::space_estimate(&prep.tables, &p.board, &units, most),
                 }
             })
             .collect();
@@ -406,6 +410,12 @@ impl<'a> Executor<'a> {
                 let narrow_at = self.deadline.map(|d| budget::narrow_at(d, &timing));
                 t.attempt(a, base, None, narrow_at, timing.greedy_unit)
             }
+            &Task::Exhaust {
+                id,
+                rate,
+                part,
+                parts,
+            } => t.exhaust(id, rate, (part, parts)),
         }
     }
 

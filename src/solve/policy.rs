@@ -157,6 +157,15 @@ pub enum Task {
         game: GameId,
     },
     Attempt(Attempt),
+    /// Part `part` of `parts` of the seed's every game ([`crate::plan::every`]), valued at
+    /// `rate` points per row fallen, spelt by every encoder within a fixed work: its game is
+    /// [`GameId::Planned`]`(id)`. A seed whose parts all end searched is finished.
+    Exhaust {
+        id: u32,
+        rate: f64,
+        part: usize,
+        parts: usize,
+    },
 }
 
 /// The seconds left before each horizon, in increasing order, the deadline last
@@ -271,6 +280,9 @@ pub struct SeedSetup {
     /// States of the largest unit space: whether the quick answer's greedy spelling fits
     /// ([`super::budget::greedy_fits`]).
     pub unit_states: usize,
+    /// An estimate of the number of its games ([`crate::plan::every::space_estimate`]): at most
+    /// [`super::options::ExhaustOptions::most_space`], they are searched to the end.
+    pub space: f64,
 }
 /// The policy of a run: its seeds' states, the options and the preset it runs by.
 #[derive(Clone, Debug)]
@@ -319,7 +331,8 @@ fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option
         return Some(p);
     };
     let o = ctx.o;
-    if s.stage != Stage::Search {
+    let exhaust = p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. }));
+    if s.stage != Stage::Search && !exhaust {
         let deadline = lefts.last().copied().unwrap_or(0.0);
         let behind = s.stage == Stage::Quick;
         if !super::budget::greedy_fits(s.setup.unit_states, deadline, behind, o) {
