@@ -1,0 +1,893 @@
+//! The programme's values, computed over *context nodes*: the automaton node folded with the
+//! heading.
+//!
+//! **Why it is exact.** Every node of the automaton but the root stands for a phrase prefix,
+//! whose last character belongs to one command; a walk that enters the node has just played that
+//! command, so its heading ([`super::heading`]) is the one that command leaves. The programme of
+//! reference encoder (the tests' `reference::values`) keeps a value per (state, heading, node),
+//! but only the pairs where the
+//! heading is the node's own are ever reached, but for the root, which any command may enter.
+//! So a *context node* (cnode) is the root with one of the headings, or a node with its own:
+//! `5 + nodes - 1` of them instead of `5 x nodes`. The spawn alone is entered with the fresh
+//! heading in any node (the text before the unit ended with any command): its values for those
+//! pairs are kept apart ([`Fast::spawn`]).
+//!
+//! **Why it is fast.** A command's characters lead most nodes where they lead the root (no
+//! phrase continues there): such a node takes the root's value for that command, computed once
+//! per state, a few vector operations for all of them. Only the *exceptions* (a node and a
+//! command whose characters continue some phrase from it) are computed one by one. The context
+//! nodes lie in blocks, one per heading (a *class*), and a row move reads only the class of the
+//! heading it leaves: when a state's values rise, only the moves into it that read a class that
+//! rose are valued again. The fresh class, which only descents read, never sends a state of its
+//! own row back to work.
+//!
+//! Values are the same as the reference's programme gives at every pair a walk can reach (tested on
+//! random boards and phrases, and on the sample problems' units).
+
+use super::heading::{self, FRESH};
+use super::region::Region;
+use super::NONE;
+use crate::encode::automaton::Automaton;
+use crate::encode::NEG;
+use crate::engine::Command;
+use crate::plan::UnitSpace;
+
+/// Headings, and so classes of context nodes (a unit that cannot rotate leaves its turning
+/// classes with only their roots, never reached).
+const CLASSES: usize = heading::ALL;
+
+/// The transitions of one automaton with its gains, by context node.
+#[derive(Debug, Default)]
+pub(super) struct Kernel {
+    /// Automaton nodes.
+    na: usize,
+    /// Context nodes.
+    ncn: usize,
+    /// Per node: the heading a walk has on entering it (the root's is unused).
+    heading: Vec<u8>,
+    /// Per class: its range of context nodes, the root's first.
+    blocks: [(u32, u32); CLASSES],
+    /// Per node but the root: its context node.
+    cn_node: Vec<u32>,
+    /// Per command: the root's distinct successors as (target cnode, gain minus penalty).
+    root: [Vec<(u32, i32)>; 6],
+    /// Per command: the exceptions whose heading allows it, as (context node, its class, the
+    /// range of its successors in `edges`).
+    exc: [Vec<Exception>; 6],
+    edges: Vec<(u32, i32)>,
+    /// Per command, per context node: 0 when the node takes the root's value for the command
+    /// (its heading allows it and it is no exception), [`OFF`] otherwise.
+    off: [Vec<i32>; 6],
+    /// Per command: the classes with some context node that takes the root's value for it.
+    takes: [u8; 6],
+    /// Per command, per context node: the value of locking with it.
+    lock: [Vec<i32>; 6],
+    /// Per node: a bit per command under which it is an exception, and its lock values (for
+    /// the spawn's fresh values in any node).
+    exc_mask: Vec<u8>,
+    node_lock: [Vec<i32>; 6],
+    node_exc: Vec<[(u32, u32); 6]>,
+    /// Per context node: the bit of its class (0 for the padding).
+    class_bits: Vec<i32>,
+}
+
+/// The context nodes are padded to a multiple of this, so that the raises compile to whole
+/// vectors (two of SSE2's 4 x i32).
+const LANES: usize = 8;
+
+/// An exception: a context node whose successors under a command differ from the root's. Its
+/// characters that lead where they lead the root reach some of the root's successors (`mask`);
+/// the others lead to successors of its own, usually one or two (`own`, padded with a context
+/// node no transition enters, which stays impossible); a node with more has an exception per
+/// two of them, the second with no root successor.
+#[derive(Clone, Copy, Debug)]
+struct Exception {
+    cn: u16,
+    /// The bit of its class.
+    class: u8,
+    /// Per successor of the root under the command (in [`Kernel::root`] order): a bit when
+    /// this node reaches it too.
+    mask: u8,
+    own: [u16; 2],
+    gain: [i32; 2],
+}
+
+/// The offset that keeps a value from a context node it does not apply to: any value plus it
+/// lies below [`NEG`] (values stay within a few times 10^8 of 0), and [`NEG`] plus it stays
+/// above `i32::MIN`.
+const OFF: i32 = i32::MIN / 2;
+
+/// The row moves, as command indices.
+const ROW: [usize; 4] = [
+    Command::W as usize,
+    Command::E as usize,
+    Command::CW as usize,
+    Command::CCW as usize,
+];
+
+/// Each node's heading: the command of the character that enters it (the root's is unused).
+fn headings(ac: &Automaton) -> Vec<u8> {
+    let mut heading = vec![FRESH as u8; ac.len()];
+    for a in 0..ac.len() {
+        for c in Command::ALL {
+            for &(a2, _) in ac.edges(a as u16, c) {
+                if a2 != 0 {
+                    heading[a2 as usize] = heading::after(c) as u8;
+                }
+            }
+        }
+    }
+    heading
+}
+
+/// Where the context nodes lie: per class, its root, then its nodes; then padding to whole
+/// vectors of [`LANES`], context nodes no transition enters (they stay impossible), so that the
+/// raises run on vector instructions alone, one of them at least: the target of an exception's
+/// missing successors.
+struct Layout {
+    blocks: [(u32, u32); CLASSES],
+    /// Per node but the root: its context node.
+    cn_node: Vec<u32>,
+    /// Per context node: its class ([`CLASSES`] for the padding) and its node
+    /// (`usize::MAX` for the padding).
+    class_of: Vec<u8>,
+    node_of: Vec<usize>,
+    /// A padding context node.
+    pad: usize,
+}
+
+impl Layout {
+    fn new(heading: &[u8]) -> Layout {
+        let na = heading.len();
+        let mut blocks = [(0u32, 0u32); CLASSES];
+        let mut cn_node = vec![u32::MAX; na];
+        let (mut class_of, mut node_of) = (Vec::new(), Vec::new());
+        for (h, block) in blocks.iter_mut().enumerate() {
+            let start = class_of.len() as u32;
+            class_of.push(h as u8);
+            node_of.push(0);
+            for a in 1..na {
+                if heading[a] as usize == h {
+                    cn_node[a] = class_of.len() as u32;
+                    class_of.push(h as u8);
+                    node_of.push(a);
+                }
+            }
+            *block = (start, class_of.len() as u32);
+        }
+        let pad = class_of.len();
+        while class_of.len() < (pad + 1).next_multiple_of(LANES) {
+            class_of.push(CLASSES as u8);
+            node_of.push(usize::MAX);
+        }
+        Layout {
+            blocks,
+            cn_node,
+            class_of,
+            node_of,
+            pad,
+        }
+    }
+
+    /// The context node a walk enters by command `c` into node `a2`.
+    fn cn(&self, a2: u16, c: Command) -> u32 {
+        if a2 == 0 {
+            self.blocks[heading::after(c)].0
+        } else {
+            self.cn_node[a2 as usize]
+        }
+    }
+
+    fn padding(&self, x: usize) -> bool {
+        self.node_of[x] == usize::MAX
+    }
+}
+
+impl Kernel {
+    /// The kernel of automaton `ac` with node gains `gains` (scaled), `terminal` values per node
+    /// after a lock, for a unit that rotates or not.
+    pub fn new(ac: &Automaton, gains: &[i32], terminal: &[i32], rotates: bool) -> Kernel {
+        let na = ac.len();
+        let heading = headings(ac);
+        let layout = Layout::new(&heading);
+        let mut k = Kernel {
+            na,
+            ncn: layout.class_of.len(),
+            heading,
+            blocks: layout.blocks,
+            cn_node: layout.cn_node.clone(),
+            exc_mask: vec![0; na],
+            node_exc: vec![[(0, 0); 6]; na],
+            class_bits: layout.class_of.iter().map(|&h| 1 << h & 31).collect(),
+            ..Kernel::default()
+        };
+        for c in Command::ALL {
+            let moves = rotates || !matches!(c, Command::CW | Command::CCW);
+            let exceptional = if moves {
+                k.transitions(ac, gains, c, &layout)
+            } else {
+                vec![false; na]
+            };
+            k.defaults(c, moves, &exceptional, &layout);
+            let ci = c as usize;
+            k.node_lock[ci] = (0..na)
+                .map(|a| {
+                    ac.edges(a as u16, c)
+                        .iter()
+                        .map(|&(a2, _)| gains[a2 as usize] + terminal[a2 as usize])
+                        .max()
+                        .unwrap_or(NEG)
+                })
+                .collect();
+            k.lock[ci] = (0..k.ncn)
+                .map(|x| {
+                    if layout.padding(x) {
+                        NEG
+                    } else {
+                        k.node_lock[ci][layout.node_of[x]]
+                    }
+                })
+                .collect();
+        }
+        k
+    }
+
+    /// Command `c`'s transitions: the root's successors, and every node's whose differ from
+    /// them (its exceptions). Which nodes are exceptions, per node.
+    fn transitions(
+        &mut self,
+        ac: &Automaton,
+        gains: &[i32],
+        c: Command,
+        lay: &Layout,
+    ) -> Vec<bool> {
+        let ci = c as usize;
+        let pen = if c.is_descent() { 0 } else { 1 };
+        let edge = |a2: u16| (lay.cn(a2, c), gains[a2 as usize] - pen);
+        self.root[ci] = ac.edges(0, c).iter().map(|&(a2, _)| edge(a2)).collect();
+        let roots: Vec<u16> = ac.edges(0, c).iter().map(|e| e.0).collect();
+        // Exceptional when some character of the command leads elsewhere than from the root.
+        let exceptional: Vec<bool> = (0..ac.len())
+            .map(|a| {
+                a != 0
+                    && c.chars()
+                        .bytes()
+                        .any(|b| ac.step(a as u16, b) != ac.step(0, b))
+            })
+            .collect();
+        for a in (1..ac.len()).filter(|&a| exceptional[a]) {
+            let start = self.edges.len() as u32;
+            self.edges
+                .extend(ac.edges(a as u16, c).iter().map(|&(a2, _)| edge(a2)));
+            self.exc_mask[a] |= 1 << ci;
+            self.node_exc[a][ci] = (start, self.edges.len() as u32);
+            let h = self.heading[a] as usize;
+            if heading::forbids(h, c) {
+                continue;
+            }
+            // Its successors: the root's it reaches, and its own, two by two.
+            let mut mask = 0u8;
+            let mut own: Vec<(u32, i32)> = Vec::new();
+            for &(a2, _) in ac.edges(a as u16, c) {
+                match roots.iter().position(|&r| r == a2) {
+                    Some(j) => mask |= 1 << j,
+                    None => own.push(edge(a2)),
+                }
+            }
+            let none = (lay.pad as u32, 0);
+            let pairs = own.len().div_ceil(2).max(1);
+            for j in 0..pairs {
+                let (a0, a1) = (
+                    own.get(2 * j).copied().unwrap_or(none),
+                    own.get(2 * j + 1).copied().unwrap_or(none),
+                );
+                self.exc[ci].push(Exception {
+                    cn: self.cn_node[a] as u16,
+                    class: 1 << h,
+                    mask: if j == 0 { mask } else { 0 },
+                    own: [a0.0 as u16, a1.0 as u16],
+                    gain: [a0.1, a1.1],
+                });
+            }
+        }
+        exceptional
+    }
+
+    /// Which context nodes take the root's value for command `c` (a move when `moves`): those
+    /// whose heading allows it, of nodes no exception; as offsets, and their classes.
+    fn defaults(&mut self, c: Command, moves: bool, exceptional: &[bool], lay: &Layout) {
+        let ci = c as usize;
+        self.off[ci] = (0..self.ncn)
+            .map(|x| {
+                let takes = moves
+                    && !lay.padding(x)
+                    && !heading::forbids(lay.class_of[x] as usize, c)
+                    && !exceptional[lay.node_of[x]];
+                if takes {
+                    0
+                } else {
+                    OFF
+                }
+            })
+            .collect();
+        self.takes[ci] = (0..self.ncn)
+            .filter(|&x| self.off[ci][x] == 0)
+            .fold(0, |m, x| m | (1 << lay.class_of[x]) as u8);
+    }
+
+    /// The context node of automaton node `a` entered with heading `h` (`h` is the node's own
+    /// unless `a` is the root).
+    #[inline]
+    pub fn cnode(&self, h: usize, a: usize) -> usize {
+        if a == 0 {
+            self.blocks[h].0 as usize
+        } else {
+            self.cn_node[a] as usize
+        }
+    }
+
+    /// Whether node `a` can be entered with heading `h` (the root with any).
+    #[inline]
+    pub fn consistent(&self, h: usize, a: usize) -> bool {
+        a == 0 || self.heading[a] as usize == h
+    }
+}
+
+/// The values of one unit's region: `vals[i * cnodes + cnode]`, and the spawn's values with the
+/// fresh heading in every node.
+#[derive(Debug, Default)]
+pub(super) struct Fast {
+    pub vals: Vec<i32>,
+    pub cnodes: usize,
+    pub spawn: Vec<i32>,
+}
+
+impl Fast {
+    /// The value at state `i` in automaton node `a` with heading `h`: only pairs a walk can
+    /// reach (see [`Kernel::consistent`]), and the spawn's fresh heading in any node.
+    #[inline]
+    pub fn at(&self, k: &Kernel, spawn: u32, i: usize, h: usize, a: usize) -> i32 {
+        if i == spawn as usize && h == FRESH && !k.consistent(h, a) {
+            self.spawn[a]
+        } else {
+            debug_assert!(k.consistent(h, a));
+            self.vals[i * self.cnodes + k.cnode(h, a)]
+        }
+    }
+}
+
+/// Reusable buffers of [`values`].
+#[derive(Debug, Default)]
+pub(super) struct FastBufs {
+    /// Per state of the row: the row moves whose successor rose since they were valued.
+    pending: Vec<u8>,
+    /// Per state of the row: each row move's default value as last valued.
+    defs: Vec<[i32; 4]>,
+    preds: Vec<Vec<u32>>,
+    queue: std::collections::VecDeque<u32>,
+    queued: Vec<bool>,
+    /// States taken off the row work lists, summed.
+    pub pops: usize,
+}
+
+/// The value of the successors `succ` in the value slice `vn`.
+#[inline]
+fn best_of(succ: &[(u32, i32)], vn: &[i32]) -> i32 {
+    let mut v = NEG;
+    for &(t, w) in succ {
+        let x = vn[t as usize] + w;
+        if x > v {
+            v = x;
+        }
+    }
+    v
+}
+
+/// Raises `v` to `d + off` element by element (`off` is 0 where `d` applies, [`OFF`] where it
+/// does not); the classes that rose, as the union of the `bits` of the elements that did.
+#[inline]
+fn raise(v: &mut [i32], d: i32, off: &[i32], bits: &[i32]) -> u8 {
+    // Branch-free, so that it compiles to vector instructions.
+    let mut rose = 0;
+    for ((x, &o), &b) in v.iter_mut().zip(off).zip(bits) {
+        let m = (*x).max(d + o);
+        // All ones where the element rose (its difference is nonzero), else zero.
+        let diff = m ^ *x;
+        let ne = (diff | diff.wrapping_neg()) >> 31;
+        rose |= ne & b;
+        *x = m;
+    }
+    rose as u8
+}
+
+/// Raises `v` to `w` element by element.
+#[inline]
+fn raise_to(v: &mut [i32], w: &[i32]) {
+    for (x, &y) in v.iter_mut().zip(w) {
+        *x = (*x).max(y);
+    }
+}
+
+impl Kernel {
+    /// Raises `vi` by command `c` whose successor's values are `vn`: the root's value `d` for
+    /// the context nodes that take it, in the classes that have some, and the exceptions. The
+    /// classes that rose, as a mask.
+    #[inline]
+    fn apply(&self, c: usize, d: Option<i32>, vn: &[i32], vi: &mut [i32]) -> u8 {
+        if self.root[c].len() <= 4 {
+            self.apply_with::<16>(c, d, vn, vi)
+        } else {
+            self.apply_with::<64>(c, d, vn, vi)
+        }
+    }
+
+    /// [`Kernel::apply`] with a table of `B` subsets of the root's successors (at least
+    /// `2^successors`).
+    #[inline(always)]
+    fn apply_with<const B: usize>(
+        &self,
+        c: usize,
+        d: Option<i32>,
+        vn: &[i32],
+        vi: &mut [i32],
+    ) -> u8 {
+        let mut rose = 0u8;
+        // The best of the root's successors for every subset of them.
+        let root = &self.root[c];
+        let mut best = [NEG; B];
+        for (j, &(t, w)) in root.iter().enumerate() {
+            let v = vn[t as usize] + w;
+            let bit = 1 << j;
+            for m in 0..bit {
+                best[bit | m] = best[m].max(v);
+            }
+        }
+        if let Some(d) = d {
+            if self.takes[c] != 0 {
+                rose = raise(vi, d, &self.off[c], &self.class_bits);
+            }
+        }
+        for e in &self.exc[c] {
+            let v = best[e.mask as usize & (B - 1)]
+                .max(vn[e.own[0] as usize] + e.gain[0])
+                .max(vn[e.own[1] as usize] + e.gain[1]);
+            let slot = &mut vi[e.cn as usize];
+            if v > *slot {
+                *slot = v;
+                rose |= e.class;
+            }
+        }
+        rose
+    }
+}
+
+/// The value slices of states `i` (to raise) and `n` (to read), `i != n`.
+#[inline]
+fn pair(vals: &mut [i32], i: usize, n: usize, ncn: usize) -> (&mut [i32], &[i32]) {
+    debug_assert_ne!(i, n);
+    if i < n {
+        let (a, b) = vals.split_at_mut(n * ncn);
+        (&mut a[i * ncn..(i + 1) * ncn], &b[..ncn])
+    } else {
+        let (a, b) = vals.split_at_mut(i * ncn);
+        (&mut b[..ncn], &a[n * ncn..(n + 1) * ncn])
+    }
+}
+
+/// Computes the values of `region` under kernel `k` (see the module doc). With `rows`, only
+/// the first `rows` rows from the spawn's are valued, every state of the row below them worth 0
+/// in every context node.
+pub(super) fn values(
+    sp: &UnitSpace,
+    region: &Region,
+    k: &Kernel,
+    rows: Option<usize>,
+    bufs: &mut FastBufs,
+    out: &mut Fast,
+) {
+    let ncn = k.ncn;
+    crate::work::add(
+        crate::work::Op::CharsCell,
+        (region.states.len() * ncn) as u64,
+    );
+    out.cnodes = ncn;
+    out.vals.clear();
+    out.vals.resize(region.states.len() * ncn, NEG);
+    let y0 = sp.spawn_state().y;
+    let mut n_rows = region.rows.len() as i64;
+    if let Some(r) = rows {
+        if (r as i64) < n_rows {
+            n_rows = r as i64;
+            let below = region.row_of(y0, y0 + n_rows);
+            out.vals[below.start * ncn..below.end * ncn].fill(0);
+        }
+    }
+    let row_cmds: &[usize] = if sp.rotates() { &ROW } else { &ROW[..2] };
+    for y in (y0..y0 + n_rows).rev() {
+        let range = region.row_of(y0, y);
+        if range.is_empty() {
+            continue;
+        }
+        let first = range.start;
+        let len = range.len();
+        // Each state starts at its base: descents (every heading allows them) and locks.
+        for i in range.clone() {
+            for c in [Command::SW as usize, Command::SE as usize] {
+                let n = region.next[i][c];
+                if n == NONE || k.root[c].is_empty() {
+                    continue;
+                }
+                // A descent's successor lies in a row below, valued already.
+                let (vi, vn) = pair(&mut out.vals, i, n as usize, ncn);
+                let d = best_of(&k.root[c], vn);
+                k.apply(c, Some(d), vn, vi);
+            }
+            let lm = region.locks[i];
+            if lm != 0 {
+                let vi = &mut out.vals[i * ncn..(i + 1) * ncn];
+                for c in 0..6 {
+                    if lm >> c & 1 == 1 {
+                        raise_to(vi, &k.lock[c]);
+                    }
+                }
+            }
+        }
+        // Then a work list of (state, row move) whose successor rose in the class the move
+        // reads: the move's default value and its exceptions are valued again, and the classes
+        // they raise put back the states that move into this one by a move reading them.
+        // Values only rise, so the values reached are the least fixed point, whatever the
+        // order.
+        let preds = &mut bufs.preds;
+        preds.iter_mut().for_each(|p| p.clear());
+        if preds.len() < len {
+            preds.resize(len, Vec::new());
+        }
+        let pending = &mut bufs.pending;
+        pending.clear();
+        pending.resize(len, 0);
+        let defs = &mut bufs.defs;
+        defs.clear();
+        defs.resize(len, [NEG; 4]);
+        for (r, moves) in pending.iter_mut().enumerate() {
+            for (j, &c) in row_cmds.iter().enumerate() {
+                let n = region.next[first + r][c];
+                if n != NONE && range.contains(&(n as usize)) {
+                    preds[n as usize - first].push((r as u32) << 2 | j as u32);
+                    *moves |= 1 << j;
+                }
+            }
+        }
+        let queue = &mut bufs.queue;
+        queue.clear();
+        // Eastward moves read the state to the east: the row is valued from its east end.
+        queue.extend((0..len as u32).rev());
+        let queued = &mut bufs.queued;
+        queued.clear();
+        queued.resize(len, true);
+        while let Some(r) = queue.pop_front() {
+            let r = r as usize;
+            queued[r] = false;
+            bufs.pops += 1;
+            let i = first + r;
+            let moves = std::mem::take(&mut pending[r]);
+            let mut rose = 0u8;
+            for (j, &c) in row_cmds.iter().enumerate() {
+                if moves >> j & 1 == 0 {
+                    continue;
+                }
+                let n = region.next[i][c] as usize;
+                let (vi, vn) = pair(&mut out.vals, i, n, ncn);
+                let d = best_of(&k.root[c], vn);
+                let d = (d > defs[r][j]).then(|| {
+                    defs[r][j] = d;
+                    d
+                });
+                rose |= k.apply(c, d, vn, vi);
+            }
+            if rose != 0 {
+                for &pj in &preds[r] {
+                    let (p, j) = ((pj >> 2) as usize, (pj & 3) as usize);
+                    // The move reads the class of the heading it leaves.
+                    if rose >> heading::after(Command::ALL[row_cmds[j]]) & 1 == 0 {
+                        continue;
+                    }
+                    pending[p] |= 1 << j;
+                    if !queued[p] {
+                        queued[p] = true;
+                        queue.push_back(p as u32);
+                    }
+                }
+            }
+        }
+    }
+    spawn_values(region, k, row_cmds, out);
+}
+
+/// The spawn's values with the fresh heading in every automaton node (see [`Fast::spawn`]).
+fn spawn_values(region: &Region, k: &Kernel, row_cmds: &[usize], out: &mut Fast) {
+    let ncn = out.cnodes;
+    let s0 = region.spawn as usize;
+    let at = |n: u32| &out.vals[n as usize * ncn..(n as usize + 1) * ncn];
+    let mut spawn = Vec::with_capacity(k.na);
+    for a in 0..k.na {
+        let mut v = NEG;
+        let lm = region.locks[s0];
+        for c in Command::ALL {
+            let c = c as usize;
+            if lm >> c & 1 == 1 {
+                v = v.max(k.node_lock[c][a]);
+            }
+            let n = region.next[s0][c];
+            if n == NONE || (!row_cmds.contains(&c) && !matches!(c, 2 | 3)) {
+                continue;
+            }
+            let succ = if k.exc_mask[a] >> c & 1 == 1 {
+                let (s, e) = k.node_exc[a][c];
+                &k.edges[s as usize..e as usize]
+            } else {
+                &k.root[c][..]
+            };
+            v = v.max(best_of(succ, at(n)));
+        }
+        spawn.push(v);
+    }
+    out.spawn = spawn;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::brute::tiny_case;
+    use super::super::reference::{values as slow, SlowBufs, Values};
+    use super::super::region::{Bufs, Region};
+    use super::*;
+    use crate::encode::automaton::Automaton;
+    use crate::encode::test_util::{Setup, SAMPLES};
+    use rand::{Rng, SeedableRng};
+
+    /// Compares the fast values with the slow programme's at every pair a walk can reach.
+    fn compare(
+        sp: &UnitSpace,
+        region: &Region,
+        ac: &Automaton,
+        gains: &[i32],
+        terminal: &[i32],
+        what: &str,
+    ) {
+        let mut old = Values::default();
+        slow(
+            sp,
+            region,
+            ac,
+            gains,
+            terminal,
+            &mut SlowBufs::default(),
+            &mut old,
+        );
+        let k = Kernel::new(ac, gains, terminal, sp.rotates());
+        let mut fast = Fast::default();
+        values(sp, region, &k, None, &mut FastBufs::default(), &mut fast);
+        for i in 0..region.states.len() {
+            for h in 0..old.ctxs {
+                for a in 0..ac.len() {
+                    let spawn_fresh = i == region.spawn as usize && h == FRESH;
+                    if !k.consistent(h, a) && !spawn_fresh {
+                        continue;
+                    }
+                    assert_eq!(
+                        fast.at(&k, region.spawn, i, h, a),
+                        old.at(i, h, a),
+                        "{what}: state {i} heading {h} node {a}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_values_are_the_programmes_on_random_boards() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(41);
+        let mut checked = 0;
+        for case in 0..3000 {
+            let Some((json, p, tables, lock)) = tiny_case(&mut rng) else {
+                continue;
+            };
+            let sp = &tables.spaces[0];
+            let phrases =
+                crate::encode::test_util::random_phrases(&mut rng, "pbalmdkei! ", &[("ei!", 0.3)]);
+            let ac = Automaton::new(&phrases);
+            let weights: Vec<i32> = phrases.iter().map(|_| rng.gen_range(0..400)).collect();
+            let gains = ac.gains(&weights);
+            let terminal: Vec<i32> = (0..ac.len()).map(|_| rng.gen_range(0..300)).collect();
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut region = Region::default();
+            if !region.build(sp, &free, lock.key, None, &mut Bufs::default()) {
+                continue;
+            }
+            compare(
+                sp,
+                &region,
+                &ac,
+                &gains,
+                &terminal,
+                &format!("case {case}: {json}"),
+            );
+            checked += 1;
+        }
+        assert!(checked > 1500, "{checked}");
+    }
+
+    #[test]
+    fn the_fast_values_are_the_programmes_on_sample_games() {
+        for json in SAMPLES {
+            let setup = Setup::new(json);
+            let ct = setup.char_tables();
+            let plan = setup.greedy_plan(setup.problem.seeds[0]);
+            let mut sim = crate::plan::Sim::new(&setup.problem);
+            let mut free = Vec::new();
+            let gains = ct
+                .rep
+                .gains(&ct.rep_ids.iter().map(|&p| ct.repeat[p]).collect::<Vec<_>>());
+            let terminal: Vec<i32> = (0..ct.rep.len()).map(|a| (a as i32 * 37) % 500).collect();
+            for (u, pl) in plan.placements.iter().enumerate().take(40) {
+                let sp = &setup.tables.spaces[pl.unit];
+                sp.free_map(&sim.board, &mut free);
+                let mut region = Region::default();
+                if region.build(sp, &free, pl.lock.key, ct.corridor, &mut Bufs::default()) {
+                    compare(
+                        sp,
+                        &region,
+                        &ct.rep,
+                        &gains,
+                        &terminal,
+                        &format!("unit {u}"),
+                    );
+                }
+                sim.lock(&setup.problem, pl.unit, pl.lock.state);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::super::reference::{values as slow, SlowBufs, Values};
+    use super::super::region::{Bufs, Region};
+    use super::super::CharTables;
+    use super::*;
+    use crate::encode::PhraseTable;
+    use crate::engine::{Phrases, Problem};
+    use crate::plan::{plan_of_text, Sim, Tables};
+    use std::time::Instant;
+
+    /// Times the slow and fast programmes on the stored games' first units (run by hand:
+    /// `cargo test --release --lib kernel::timing -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn time_fast_against_slow() {
+        let ids: Vec<u32> = std::env::var("IDS").map_or(vec![14, 18, 24, 3, 5], |v| {
+            v.split(',').map(|x| x.parse().unwrap()).collect()
+        });
+        let take: usize = std::env::var("TAKE").map_or(200, |v| v.parse().unwrap());
+        for id in ids {
+            let path = format!("../shared/icfp2015/problems/problem_{id}.json");
+            let Ok(json) = std::fs::read_to_string(&path) else {
+                return;
+            };
+            let p = Problem::from_json(&json, std::path::Path::new(&path)).unwrap();
+            let tables = Tables::new(&p);
+            let phrases = Phrases::official();
+            let table = PhraseTable::new(&phrases);
+            let ct = CharTables::new(&table, &tables.spaces, p.width);
+            let store: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(format!("solutions/problem_{id}.json")).unwrap(),
+            )
+            .unwrap();
+            let text = store[0]["solution"].as_str().unwrap();
+            let plan = plan_of_text(&p, &tables, p.seeds[0], text).unwrap();
+            let gains = ct
+                .rep
+                .gains(&ct.rep_ids.iter().map(|&q| ct.repeat[q]).collect::<Vec<_>>());
+            let terminal = vec![0; ct.rep.len()];
+            let mut sim = Sim::new(&p);
+            let mut free = Vec::new();
+            let (mut t_slow, mut t_fast, mut states, mut cells, mut units) = (0.0, 0.0, 0, 0, 0);
+            let (mut bufs, mut fb) = (Bufs::default(), FastBufs::default());
+            let mut slow_bufs = SlowBufs::default();
+            let (mut old, mut fast) = (Values::default(), Fast::default());
+            for pl in plan.placements.iter().take(take) {
+                let sp = &tables.spaces[pl.unit];
+                sp.free_map(&sim.board, &mut free);
+                let mut region = Region::default();
+                if region.build(sp, &free, pl.lock.key, ct.corridor, &mut bufs) {
+                    let t0 = Instant::now();
+                    if std::env::var_os("SKIP_SLOW").is_none() {
+                        slow(
+                            sp,
+                            &region,
+                            &ct.rep,
+                            &gains,
+                            &terminal,
+                            &mut slow_bufs,
+                            &mut old,
+                        );
+                    }
+                    t_slow += t0.elapsed().as_secs_f64();
+                    let t0 = Instant::now();
+                    let k = Kernel::new(&ct.rep, &gains, &terminal, sp.rotates());
+                    values(sp, &region, &k, None, &mut fb, &mut fast);
+                    t_fast += t0.elapsed().as_secs_f64();
+                    states += region.states.len();
+                    cells += fast.vals.len();
+                    units += 1;
+                }
+                sim.lock(&p, pl.unit, pl.lock.state);
+            }
+            let k = Kernel::new(&ct.rep, &gains, &terminal, true);
+            eprintln!(
+                "exceptions per command {:?} edges {} root succ {:?}",
+                k.exc.iter().map(|e| e.len()).collect::<Vec<_>>(),
+                k.edges.len(),
+                k.root.iter().map(|e| e.len()).collect::<Vec<_>>()
+            );
+            eprintln!(
+                "problem {id}: {units} units, {} states/unit, {} cnodes/state, rep nodes {}, slow {:.0} us/unit, fast {:.0} us/unit, pops/state {:.2}",
+                states / units.max(1),
+                cells / states.max(1),
+                ct.rep.len(),
+                t_slow * 1e6 / units as f64,
+                t_fast * 1e6 / units as f64,
+                fb.pops as f64 / states as f64
+            );
+        }
+    }
+}
+
+/// The fast programme's values with what they were computed with, for the walk.
+#[derive(Debug, Default)]
+pub(super) struct FastValues {
+    pub kernel: Kernel,
+    pub fast: Fast,
+    pub spawn: u32,
+}
+
+impl super::walk::Bound for FastValues {
+    #[inline]
+    fn at(&self, i: usize, h: usize, a: usize) -> i32 {
+        self.fast.at(&self.kernel, self.spawn, i, h, a)
+    }
+}
+
+/// The fast programme, for [`super::rounds::UnitWalk::best`] and the encoder's walks: its
+/// buffers and last values.
+#[derive(Debug, Default)]
+pub(super) struct FastProgramme {
+    pub bufs: FastBufs,
+    pub out: FastValues,
+    /// Rows to value from the spawn's (see [`values`]); all when `None`.
+    pub rows: Option<usize>,
+}
+
+impl super::rounds::Programme for FastProgramme {
+    type Out = FastValues;
+    fn value(
+        &mut self,
+        sp: &UnitSpace,
+        region: &Region,
+        ac: &Automaton,
+        gains: &[i32],
+        terminal: &[i32],
+    ) -> &FastValues {
+        self.out.kernel = Kernel::new(ac, gains, terminal, sp.rotates());
+        values(
+            sp,
+            region,
+            &self.out.kernel,
+            self.rows,
+            &mut self.bufs,
+            &mut self.out.fast,
+        );
+        self.out.spawn = region.spawn;
+        &self.out
+    }
+}
