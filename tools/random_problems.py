@@ -3,7 +3,7 @@
 changes confirmed on problems it never saw (the official ones are not enough to tell a general
 gain from a fit to them).
 
-Usage: tools/random_problems.py OUT_DIR [--count N] [--seed S] [--first-id ID]
+Usage: tools/random_problems.py OUT_DIR [--count N] [--seed S] [--first-id ID] [--families F,G]
 
 Each problem is drawn from one of four families, in turn, so that every kind of game is there:
 - `pits`: a small board whose lower rows are full of walls with a few holes and pockets (like
@@ -14,6 +14,10 @@ Each problem is drawn from one of four families, in turn, so that every kind of 
   (like problems 6 and 8), a long source, several seeds;
 - `wide`: a wider board (20 to 40) with a few filled cells, random shapes of 1 to 6 cells, some
   pivots off their shape.
+One more family makes sets of its own (`--families tiny`):
+- `tiny`: a board of 6 to 12 by 6 to 10, its lower half to two thirds filled at 60 to 80 %, and
+  a source of 1 to 3 units drawn from 1 to 4 shapes of 1 to 5 cells, 1 to 3 seeds: problems
+  whose every game can be enumerated (the exhaustive search of issue 36).
 The problems are valid by the organisers' rules (members in rows from 0, cells on the board).
 """
 
@@ -93,6 +97,15 @@ def problem(rng, family, pid):
         units = [one_cell() for _ in range(rng.randint(1, 4))]
         units += [unit(rng, rng.randint(2, 4)) for _ in range(rng.randint(1, 4))]
         length, seeds = rng.randint(150, 400), rng.randint(2, 5)
+    elif family == "tiny":
+        w, h = rng.randint(6, 12), rng.randint(6, 10)
+        fill = rng.uniform(0.6, 0.8)
+        for y in range(rng.randint(h // 3, h // 2), h):
+            for x in range(w):
+                if rng.random() < fill:
+                    filled.add((x, y))
+        units = [unit(rng, rng.randint(1, 5)) for _ in range(rng.randint(1, 4))]
+        length, seeds = rng.randint(1, 3), rng.randint(1, 3)
     else:
         w, h = rng.randint(20, 40), rng.randint(15, 25)
         for _ in range(rng.randint(0, w)):
@@ -121,10 +134,14 @@ def main():
     ap.add_argument("--count", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--first-id", type=int, default=5000)
+    ap.add_argument("--families", default="pits,letters,mixed,wide")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     os.makedirs(a.out, exist_ok=True)
-    families = ["pits", "letters", "mixed", "wide"]
+    families = a.families.split(",")
+    for f in families:
+        if f not in ("pits", "letters", "mixed", "wide", "tiny"):
+            ap.error(f"unknown family {f}")
     for i in range(a.count):
         p = problem(rng, families[i % len(families)], a.first_id + i)
         family = p.pop("_family")

@@ -18,6 +18,7 @@ use super::{gen_locks, Placement, Plan, Scratch, Sim, Tables};
 use crate::engine::{Board, Problem, Source};
 use crate::work::Op;
 use rustc_hash::FxHashMap;
+use std::time::Instant;
 
 /// A partial game of the enumeration.
 #[derive(Clone)]
@@ -64,13 +65,16 @@ pub fn space_estimate(tables: &Tables, board: &Board, units: &[usize], cap: f64)
 }
 
 /// Every game of `seed` (see the module doc), or `None` when the partial games of one unit would
-/// exceed `most_nodes`. `rate` is the phrase estimate's points per row fallen.
+/// exceed `most_nodes` or the deadline passes (checked at every partial game, as the planner
+/// checks it at every unit; see [`crate::stop`]). `rate` is the phrase estimate's points per row
+/// fallen.
 pub fn every_game(
     problem: &Problem,
     tables: &Tables,
     seed: u32,
     rate: f64,
     most_nodes: usize,
+    deadline: Option<Instant>,
 ) -> Option<Every> {
     let mut scratch = Scratch::default();
     let mut frontier = vec![Node {
@@ -86,6 +90,9 @@ pub fn every_game(
         let mut next: Vec<Node> = Vec::new();
         let mut index: FxHashMap<(Board, usize), usize> = FxHashMap::default();
         for node in frontier {
+            if crate::stop::passed(deadline) {
+                return None;
+            }
             nodes += 1;
             if !gen_locks(tables, unit, &node.sim.board, &mut scratch) {
                 ended.push(node);
@@ -150,7 +157,11 @@ mod tests {
             unit_json(&[(0, 0), (1, 0), (1, 1)], (1, 0)),
         ];
         let filled: Vec<(i64, i64)> = (4..8)
-            .flat_map(|y| (0..7).filter(move |x| (x + y) % 3 != 0).map(move |x| (x, y)))
+            .flat_map(|y| {
+                (0..7)
+                    .filter(move |x| (x + y) % 3 != 0)
+                    .map(move |x| (x, y))
+            })
             .collect();
         let json = problem_json((7, 8), &units, &filled, 3, &[0, 5]);
         Problem::from_json(&json, Path::new("t")).unwrap()
@@ -163,7 +174,7 @@ mod tests {
         let p = tiny();
         let t = Tables::new(&p);
         for &seed in &p.seeds {
-            let every = every_game(&p, &t, seed, 0.0, 1 << 20).expect("a small space");
+            let every = every_game(&p, &t, seed, 0.0, 1 << 20, None).expect("a small space");
             assert!(every.games.len() > 10, "{} games", every.games.len());
             let best = every.games[0].move_score;
             for g in &every.games {
@@ -186,6 +197,118 @@ mod tests {
         }
     }
 
+    /// The slow obvious twin: the best value over every sequence of locks, by plain recursion
+    /// with no boards merged (`None` when the first unit cannot spawn: no game places a unit),
+    /// and the number of whole games (leaves).
+    fn twin(p: &Problem, t: &Tables, units: &[usize], rate: f64) -> (Option<f64>, usize) {
+        fn go(
+            p: &Problem,
+            t: &Tables,
+            units: &[usize],
+            rate: f64,
+            (sim, descents, placed): (&Sim, u64, usize),
+            out: &mut (Option<f64>, usize),
+        ) {
+            let value = sim.move_score as f64 + rate * descents as f64;
+            let mut scratch = Scratch::default();
+            let ends = match units.first() {
+                None => true,
+                Some(&u) => !gen_locks(t, u, &sim.board, &mut scratch),
+            };
+            if ends {
+                out.1 += 1;
+                if placed > 0 && out.0.is_none_or(|b| value > b) {
+                    out.0 = Some(value);
+                }
+                return;
+            }
+            let u = units[0];
+            let spawn_y = t.spaces[u].spawn_state().y;
+            for lock in scratch.locks.clone() {
+                let mut child = sim.clone();
+                child.lock(p, u, lock.state);
+                let d = descents + (lock.state.y - spawn_y).max(0) as u64;
+                go(p, t, &units[1..], rate, (&child, d, placed + 1), out);
+            }
+        }
+        let mut out = (None, 0);
+        go(p, t, units, rate, (&Sim::new(p), 0, 0), &mut out);
+        out
+    }
+
+    /// On thousands of small random boards and sources (units that cannot spawn, boards that
+    /// fill, games that end early), the enumeration's best value is the twin's, its games are
+    /// in the order of value, no more than the twin's, and every one replays without error
+    /// with its move score and its units.
+    #[test]
+    fn every_game_agrees_with_its_slow_twin() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(36);
+        let (mut cases, mut ended, mut unspawned, mut merged) = (0, 0, 0, 0);
+        while cases < 3000 {
+            let (w, h) = (rng.gen_range(1..=7), rng.gen_range(1..=7));
+            let units: Vec<String> = (0..rng.gen_range(1..=3))
+                .map(|_| crate::testkit::random_unit(&mut rng, 4, 0.2))
+                .collect();
+            let from = rng.gen_range(0..=h);
+            let fill = rng.gen_range(0.2..0.9);
+            let length = rng.gen_range(1..=4);
+            let seed = rng.gen_range(0..1000);
+            let json = crate::testkit::random_problem(
+                &mut rng,
+                (w, h),
+                (from, fill),
+                &units,
+                (length, &[seed]),
+            );
+            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+                continue;
+            };
+            let t = Tables::new(&p);
+            let source: Vec<usize> = Source::new(seed, length as u64, p.units.len()).collect();
+            if space_estimate(&t, &p.board, &source, 1e6) > 20_000.0 {
+                continue;
+            }
+            cases += 1;
+            let rate = [0.0, 0.5, 3.25, 40.0][rng.gen_range(0..4)];
+            let every = every_game(&p, &t, seed, rate, 1 << 20, None).expect("a small space");
+            let (best, leaves) = twin(&p, &t, &source, rate);
+            let value = |g: &Plan| {
+                let d = g.descents(&t);
+                g.move_score as f64 + rate * d as f64
+            };
+            assert_eq!(every.games.first().map(value), best, "{json}");
+            assert!(every.games.len() <= leaves, "{json}");
+            merged += usize::from(every.games.len() < leaves);
+            unspawned += usize::from(best.is_none());
+            for pair in every.games.windows(2) {
+                assert!(value(&pair[0]) >= value(&pair[1]), "{json}");
+            }
+            for g in &every.games {
+                ended += usize::from(g.placements.len() < source.len());
+                let text = crate::encode::plain(&p, &t, g);
+                let e = evaluate(&p, seed, &text, &Phrases::official());
+                assert!(!e.end.is_error(), "{}: {json}", e.end);
+                assert_eq!(e.move_score, g.move_score, "{json}");
+                assert_eq!(e.locked as usize, g.placements.len(), "{json}");
+            }
+        }
+        // The hard corners were there.
+        assert!(
+            unspawned > 10 && ended > 100 && merged > 100,
+            "{unspawned} {ended} {merged}"
+        );
+    }
+
+    /// A deadline already passed gives up at once.
+    #[test]
+    fn a_passed_deadline_gives_up() {
+        let p = tiny();
+        let t = Tables::new(&p);
+        let now = Some(std::time::Instant::now());
+        assert!(every_game(&p, &t, p.seeds[0], 0.0, 1 << 20, now).is_none());
+    }
+
     /// The enumeration gives up past its bound, and the estimate bounds the games found.
     #[test]
     fn the_bound_and_the_estimate() {
@@ -194,9 +317,9 @@ mod tests {
         let seed = p.seeds[0];
         let units: Vec<usize> = Source::new(seed, 3, p.units.len()).collect();
         let estimate = space_estimate(&t, &p.board, &units, 1e12);
-        let every = every_game(&p, &t, seed, 0.0, 1 << 20).unwrap();
+        let every = every_game(&p, &t, seed, 0.0, 1 << 20, None).unwrap();
         assert!(every.games.len() as f64 <= estimate, "{estimate}");
-        assert!(every_game(&p, &t, seed, 0.0, 3).is_none());
+        assert!(every_game(&p, &t, seed, 0.0, 3, None).is_none());
         assert_eq!(space_estimate(&t, &p.board, &units, 5.0), 5.0);
     }
 }

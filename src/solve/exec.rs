@@ -40,6 +40,11 @@ struct Flight {
     reports: Vec<Option<Report>>,
     /// Tasks waiting for a game another task of the round makes: (task, game).
     waiting: Vec<(usize, GameId)>,
+    /// The task of this round whose game is the seed's best answer, if one is: a task of the
+    /// round that ties with it takes its place when it comes first in the round, so that the
+    /// answer does not depend on which worker finished first (two parts of an exhaustive
+    /// search often tie).
+    best_from: Option<usize>,
 }
 
 /// The game a task starts from, if any.
@@ -373,6 +378,7 @@ impl<'a> Executor<'a> {
             round,
             reports: vec![None; n],
             waiting,
+            best_from: None,
         });
         self.wake.notify_all();
     }
@@ -446,10 +452,13 @@ impl<'a> Executor<'a> {
         let mut improved = None;
         if let Some(g) = game {
             let id = made;
+            let flight = shared.flights[seed].as_mut().expect("a round in flight");
+            let first = flight.best_from.is_some_and(|j| index < j);
             let better = shared.best[seed]
                 .as_ref()
-                .is_none_or(|b| g.result.score > b.score);
+                .is_none_or(|b| g.result.score > b.score || (g.result.score == b.score && first));
             if better {
+                flight.best_from = Some(index);
                 shared.best[seed] = Some(g.result.clone());
                 improved = Some(g.result.clone());
             }

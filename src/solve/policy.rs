@@ -318,21 +318,48 @@ fn ready(s: &SeedState) -> bool {
 /// The seed's next round if it fits in the seconds left before the first horizon, else its
 /// tail round if one fits there; else the same before the next horizon, and so on (see
 /// [`Horizons`]).
-fn fitting(s: &SeedState, ctx: Ctx, left: Horizons) -> Option<seed::Proposal> {
-    fit(s, ctx, left, s.propose(ctx)?)
+fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons) -> Option<seed::Proposal> {
+    loop {
+        let p = s.propose(ctx)?;
+        if skip_exhaust(s, ctx, left, &p) {
+            continue;
+        }
+        return fit(s, ctx, left, p);
+    }
+}
+
+/// Whether `p` is an exhaustive search that does not fit before the deadline: it is then not
+/// wanted (the seed is searched as any other; a short budget cannot promise what a long one
+/// finds there), and the seed marked so that its next proposal is another rule's.
+fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal) -> bool {
+    let Some(lefts) = left else {
+        return false;
+    };
+    if !p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
+        return false;
+    }
+    let deadline = lefts.last().copied().unwrap_or(0.0);
+    let fits = s.seconds(p.cost, ctx.o) <= deadline / ctx.o.fit_margin;
+    if !fits {
+        s.exhausted = true;
+    }
+    !fits
 }
 
 /// Proposal `p` of seed `s` if it fits before a horizon (see [`fitting`]). The quick answer always
 /// runs: a seed must be answered. Its greedy spelling runs where one unit's spelling fits before
 /// the deadline ([`super::budget::greedy_fits`]): else it is left out, and a round of it alone
-/// does not fit.
+/// does not fit. An exhaustive search that gets here fits before the deadline ([`skip_exhaust`]):
+/// it runs whole.
 fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option<seed::Proposal> {
     let Some(lefts) = left else {
         return Some(p);
     };
     let o = ctx.o;
-    let exhaust = p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. }));
-    if s.stage != Stage::Search && !exhaust {
+    if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
+        return Some(p);
+    }
+    if s.stage != Stage::Search {
         let deadline = lefts.last().copied().unwrap_or(0.0);
         let behind = s.stage == Stage::Quick;
         if !super::budget::greedy_fits(s.setup.unit_states, deadline, behind, o) {
@@ -444,6 +471,9 @@ impl Policy {
                 .map(|(i, _)| i);
             if let Some(i) = first {
                 let p = seeds[i].propose(ctx)?;
+                if skip_exhaust(&mut seeds[i], ctx, left, &p) {
+                    continue;
+                }
                 match fit(&seeds[i], ctx, left, p) {
                     Some(p) => break (i, p),
                     None => {

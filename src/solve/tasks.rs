@@ -307,19 +307,43 @@ impl SeedTasks<'_> {
     /// until the work is spent. The best text of all is the answer. The work is counted, not
     /// timed, so the search is the same at every budget; `Unfinished` when the games were too
     /// many to enumerate.
-    pub fn exhaust(&self, id: u32, rate: f64, (part, parts): (usize, usize)) -> (Report, Option<GameData>) {
+    pub fn exhaust(
+        &self,
+        id: u32,
+        rate: f64,
+        (part, parts): (usize, usize),
+    ) -> (Report, Option<GameData>) {
         let o = &self.cfg.search.exhaust;
         let t0 = Instant::now();
         let (every, plan_work, _) = timed(|| {
-            crate::plan::every::every_game(self.problem, &self.prep.tables, self.seed, rate, o.most_nodes)
+            crate::plan::every::every_game(
+                self.problem,
+                &self.prep.tables,
+                self.seed,
+                rate,
+                o.most_nodes,
+                self.deadline,
+            )
         });
         let Some(every) = every else {
+            if self.debug {
+                crate::note!(
+                    "  problem {} seed {} every game {part}/{parts}: too many games, or cut by the deadline",
+                    self.problem.id,
+                    self.seed
+                );
+            }
             let mut r = unfinished();
             r.plan_work = plan_work;
             r.plans = 1;
             return (r, None);
         };
-        let mine: Vec<&Plan> = every.games.iter().skip(part).step_by(parts.max(1)).collect();
+        let mine: Vec<&Plan> = every
+            .games
+            .iter()
+            .skip(part)
+            .step_by(parts.max(1))
+            .collect();
         let spells = !self.cfg.table.phrases.is_empty();
         let mut search = Exhaustive {
             tasks: self,
@@ -342,7 +366,10 @@ impl SeedTasks<'_> {
             dp.sort_by_key(|&(score, i)| (std::cmp::Reverse(score), i));
             let by_dp = dp.iter().map(|&(_, i)| i);
             let mut order: Vec<usize> = Vec::new();
-            for (a, b) in by_dp.chain(std::iter::repeat(usize::MAX)).zip(0..mine.len()) {
+            for (a, b) in by_dp
+                .chain(std::iter::repeat(usize::MAX))
+                .zip(0..mine.len())
+            {
                 order.extend([a, b].into_iter().filter(|&i| i != usize::MAX));
             }
             let mut done = vec![false; mine.len()];
@@ -367,10 +394,20 @@ impl SeedTasks<'_> {
             system: 0,
         };
         let seconds = t0.elapsed().as_secs_f64();
+        // Whether the deadline (or a stop) may have cut a loop short: the search is then not
+        // the one a longer budget makes.
+        let cut = crate::stop::passed(self.deadline);
         if self.debug {
             crate::note!(
-                "  problem {} seed {} every game {part}/{parts}: {} games ({} nodes) {plan_work:.3}w, {} spelt by the DP encoder, {seconds:.3}s/{spell_work:.3}w score {} ({})",
-                self.problem.id, self.seed, mine.len(), every.nodes, dp.len(), game.result.score, mode.name()
+                "  problem {} seed {} every game {part}/{parts}: {} games ({} nodes) {plan_work:.3}w, {} spelt by the DP encoder, {seconds:.3}s/{spell_work:.3}w score {} ({}), {}",
+                self.problem.id,
+                self.seed,
+                mine.len(),
+                every.nodes,
+                dp.len(),
+                game.result.score,
+                mode.name(),
+                if cut { "cut by the deadline" } else { "searched to the end" }
             );
         }
         let report = Report {

@@ -353,9 +353,11 @@ impl SeedState {
         }
         let rate = match self.games.rate(self.setup.spells) {
             r if r > 0.0 => r,
-            _ => self.games.kept.first().map_or(0.0, |g| {
-                g.power as f64 / g.descents.max(1) as f64
-            }),
+            _ => self
+                .games
+                .kept
+                .first()
+                .map_or(0.0, |g| g.power as f64 / g.descents.max(1) as f64),
         };
         let id = self.games.planned;
         Verdict::Round(Proposal {
