@@ -126,6 +126,10 @@ pub fn every_game(
             break;
         }
     }
+    // Sorting and handing over many games takes a while too: not past the deadline.
+    if crate::stop::passed(deadline) {
+        return None;
+    }
     let mut games: Vec<Node> = frontier.into_iter().chain(ended).collect();
     // A stable sort: equal values stay in the order found, which is deterministic.
     games.sort_by(|a, b| b.value(rate).total_cmp(&a.value(rate)));
