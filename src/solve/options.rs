@@ -179,7 +179,7 @@ pub struct ExhaustOptions {
     /// that a seed searched to the end scores at 1 s what it scores at 10 s. Its games are
     /// spelt by the DP encoder in the order of their value, then the best of them by the
     /// character and the greedy encoders, until this work is spent. 0.1: on the 24 held-out
-    /// tiny problems, 15,838 at 1 s and 15,840 at 10 s, against 14,231 and 15,842 at 0.25 (the
+    /// tiny problems, 15,840 at 1 s and at 10 s, against 14,231 and 15,842 at 0.25 (the
     /// encoders' counts run 2 to 40 times under their clock on such tiny games, so a larger
     /// work does not fit in 1 s).
     pub work: f64,

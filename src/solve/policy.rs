@@ -26,6 +26,11 @@
 //! one seed, one each when seeds are many).
 //! - **Quick answer**: a greedy plan spelt with plain paths, then the same plan spelt greedily.
 //!   Every seed of the run gets its quick answer before any seed gets more.
+//! - **Searched to the end**: a seed whose whole space of games is small
+//!   ([`SeedSetup::space`]) gets, right after its quick answer, one round of the exhaustive
+//!   search ([`Task::Exhaust`], a part per lane, in a fixed counted work), and is finished when
+//!   every part finishes; not on a run by attempts, nor where the round does not fit before the
+//!   deadline.
 //! - **Fresh beams**: attempts of growing width ([`SearchOptions::growth`] times the last), with
 //!   a system and random seed of their own. Narrow beams cycle through the systems; wide or dear
 //!   ones go to the systems whose whole games scored best ([`rank_systems`]). A beam widens when
