@@ -392,3 +392,66 @@ fn one_thread_plays_the_same_rounds_and_a_longer_budget_plays_them_first() {
         "the 2 s run starts with the 1 s run's rounds"
     );
 }
+
+/// A held-out tiny problem (`tools/random_problems.py --families tiny`, problem 9014): one seed,
+/// one unit of 19 games, whose two parts of the exhaustive search (one per lane) tie at 314.
+const TINY_TIE: &str = r#"{"id": 9014, "width": 9, "height": 6, "filled": [{"x": 0, "y": 2}, {"x": 0, "y": 4}, {"x": 1, "y": 3}, {"x": 1, "y": 4}, {"x": 2, "y": 2}, {"x": 2, "y": 3}, {"x": 2, "y": 5}, {"x": 3, "y": 2}, {"x": 3, "y": 4}, {"x": 4, "y": 2}, {"x": 4, "y": 3}, {"x": 4, "y": 5}, {"x": 5, "y": 3}, {"x": 5, "y": 4}, {"x": 5, "y": 5}, {"x": 6, "y": 2}, {"x": 6, "y": 4}, {"x": 6, "y": 5}, {"x": 7, "y": 4}, {"x": 7, "y": 5}, {"x": 8, "y": 2}, {"x": 8, "y": 4}, {"x": 8, "y": 5}], "sourceLength": 1, "sourceSeeds": [10444], "units": [{"members": [{"x": 0, "y": 1}, {"x": 1, "y": 0}], "pivot": {"x": 1, "y": 0}}, {"members": [{"x": 0, "y": 0}, {"x": 0, "y": 1}, {"x": 0, "y": 2}, {"x": 1, "y": 0}, {"x": 2, "y": 0}], "pivot": {"x": 0, "y": 0}}, {"members": [{"x": 0, "y": 0}], "pivot": {"x": 0, "y": 0}}, {"members": [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 2, "y": 0}, {"x": 2, "y": 1}], "pivot": {"x": 1, "y": 0}}]}"#;
+
+/// A held-out tiny problem (problem 9011): three seeds of three units on an 11 x 9 board, some
+/// 80,000 games each after merging, whose exhaustive search takes most of a second.
+const TINY_MANY: &str = r#"{"id": 9011, "width": 11, "height": 9, "filled": [{"x": 0, "y": 4}, {"x": 0, "y": 6}, {"x": 0, "y": 7}, {"x": 0, "y": 8}, {"x": 1, "y": 5}, {"x": 1, "y": 6}, {"x": 1, "y": 7}, {"x": 1, "y": 8}, {"x": 2, "y": 5}, {"x": 2, "y": 6}, {"x": 2, "y": 7}, {"x": 3, "y": 4}, {"x": 3, "y": 5}, {"x": 3, "y": 6}, {"x": 3, "y": 7}, {"x": 3, "y": 8}, {"x": 4, "y": 5}, {"x": 4, "y": 6}, {"x": 4, "y": 7}, {"x": 4, "y": 8}, {"x": 5, "y": 4}, {"x": 5, "y": 5}, {"x": 5, "y": 6}, {"x": 5, "y": 8}, {"x": 6, "y": 4}, {"x": 6, "y": 5}, {"x": 6, "y": 6}, {"x": 6, "y": 7}, {"x": 7, "y": 4}, {"x": 7, "y": 5}, {"x": 7, "y": 6}, {"x": 7, "y": 7}, {"x": 8, "y": 4}, {"x": 8, "y": 5}, {"x": 8, "y": 6}, {"x": 8, "y": 7}, {"x": 9, "y": 4}, {"x": 9, "y": 7}, {"x": 9, "y": 8}, {"x": 10, "y": 4}, {"x": 10, "y": 6}, {"x": 10, "y": 7}, {"x": 10, "y": 8}], "sourceLength": 3, "sourceSeeds": [19485, 8346, 1281], "units": [{"members": [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 1, "y": 1}, {"x": 2, "y": 0}], "pivot": {"x": 1, "y": 0}}, {"members": [{"x": 0, "y": 0}, {"x": 1, "y": 0}], "pivot": {"x": 0, "y": 0}}, {"members": [{"x": 0, "y": 1}, {"x": 1, "y": 0}, {"x": 1, "y": 1}, {"x": 2, "y": 0}, {"x": 2, "y": 1}], "pivot": {"x": 1, "y": 1}}]}"#;
+
+/// Solves `json` on `threads` workers until `seconds` from now: the answers (each replayed
+/// without error, with the score reported) and the seconds the run took.
+fn solve_tiny(json: &str, threads: usize, seconds: f64) -> (Vec<(u32, String)>, f64) {
+    use std::time::{Duration, Instant};
+    let problem = hextris::engine::Problem::from_json(json, std::path::Path::new("t")).unwrap();
+    let prepared = [Prepared::new(&problem)];
+    let cfg = SolveConfig::new(Phrases::official());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let t0 = Instant::now();
+    let end = t0 + Duration::from_secs_f64(seconds);
+    let results =
+        pool.install(|| hextris::solve::solve_many(&prepared, end, &cfg, &hextris::solve::Silent));
+    let took = t0.elapsed().as_secs_f64();
+    let answers = results[0]
+        .seeds
+        .iter()
+        .map(|s| {
+            let e = evaluate(&problem, s.seed, &s.solution, &cfg.phrases);
+            assert!(!e.end.is_error(), "seed {}: {}", s.seed, e.end);
+            assert_eq!(e.score, s.score);
+            (s.seed, s.solution.clone())
+        })
+        .collect();
+    (answers, took)
+}
+
+/// Issue 36: a tiny seed searched to the end answers the same at 1 s and at 5 s, on two
+/// threads, and ends long before its deadline. Regression: its two parts (one per lane) tie,
+/// and the answer was the part that finished first, so that two runs could differ; the tasks
+/// of a round that tie now give the first task's answer.
+#[test]
+fn a_tiny_seed_searched_to_the_end_answers_the_same_at_any_budget() {
+    let (first, _) = solve_tiny(TINY_TIE, 2, 1.0);
+    // Without the rule, about two runs in three differed from the first.
+    for seconds in [1.0, 5.0].repeat(8) {
+        let (answers, took) = solve_tiny(TINY_TIE, 2, seconds);
+        assert_eq!(answers, first, "{seconds} s");
+        assert!(took < 0.5, "{took} s of {seconds}");
+    }
+}
+
+/// The time promise holds while a seed's exhaustive search runs: the enumeration and the
+/// spellings check the deadline, and the run ends on time with every seed answered.
+#[test]
+fn an_exhaustive_search_stops_at_the_deadline() {
+    for seconds in [0.05, 0.2, 0.4] {
+        let (answers, took) = solve_tiny(TINY_MANY, 2, seconds);
+        assert_eq!(answers.len(), 3);
+        assert!(took < seconds + 0.1, "{took} s of {seconds}");
+    }
+}

@@ -23,8 +23,10 @@ Two more families make sets of their own (`--families survival`, `--families tin
   three unit sets: single cells with a few big units of 6 to 16 cells (compact, or scattered in
   a box like problem 18's), shapes of 2 to 6 cells, or single cells and shapes of 2 to 8 cells. Games there end early unless the planner
   keeps room for the units to spawn and fall.
-- `tiny`: a board of 6 to 12 by 6 to 10, a quarter to a half of its cells filled in its lower rows, and a
-  source of 1 to 3 units of 1 to 5 cells: problems whose whole search fits in a second.
+- `tiny`: a board of 6 to 12 by 6 to 10, its lower half to two thirds filled at 60 to 80 %, and
+  a source of 1 to 3 units drawn from 1 to 4 shapes of 1 to 5 cells, 1 to 3 seeds: problems
+  whose every game can be enumerated (the exhaustive search of issue 36). (Before commit
+  3f2f39a its units were drawn in a box half the board wide.)
 The problems are valid by the organisers' rules (members in rows from 0, cells on the board).
 """
 
@@ -171,8 +173,12 @@ def problem(rng, family, pid):
         length, seeds = rng.randint(300, 1000), rng.randint(1, 2)
     elif family == "tiny":
         w, h = rng.randint(6, 12), rng.randint(6, 10)
-        fill_rows(rng, filled, w, range(rng.randint(h // 3, h // 2), h), rng.uniform(0.6, 0.8))
-        units = [bounded_unit(rng, rng.randint(1, 5), w // 2, 3) for _ in range(rng.randint(1, 4))]
+        fill = rng.uniform(0.6, 0.8)
+        for y in range(rng.randint(h // 3, h // 2), h):
+            for x in range(w):
+                if rng.random() < fill:
+                    filled.add((x, y))
+        units = [unit(rng, rng.randint(1, 5)) for _ in range(rng.randint(1, 4))]
         length, seeds = rng.randint(1, 3), rng.randint(1, 3)
     else:
         w, h = rng.randint(20, 40), rng.randint(15, 25)

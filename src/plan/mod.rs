@@ -7,6 +7,7 @@
 
 pub mod beam;
 pub mod bits;
+pub mod every;
 pub mod heuristic;
 pub mod outline;
 pub mod path;

@@ -76,6 +76,10 @@ pub struct Preset {
     pub polish_limit: f64,
     /// The widest beam, before the memory caps it.
     pub max_width: usize,
+    /// A seed whose whole space of games is small is searched to the end right after its
+    /// quick answer ([`super::options::ExhaustOptions`]); a run by attempts plans its games as
+    /// before.
+    pub exhaust: bool,
 }
 
 impl Preset {
@@ -97,6 +101,7 @@ impl Preset {
             polish_early: true,
             polish_limit: f64::INFINITY,
             max_width: o.max_width,
+            exhaust: true,
         }
     }
 
@@ -112,6 +117,7 @@ impl Preset {
             polish_early: false,
             polish_limit: o.attempts.polish_seconds,
             max_width: o.max_width.min(o.attempts.max_width),
+            exhaust: false,
         }
     }
 

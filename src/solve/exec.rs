@@ -40,6 +40,11 @@ struct Flight {
     reports: Vec<Option<Report>>,
     /// Tasks waiting for a game another task of the round makes: (task, game).
     waiting: Vec<(usize, GameId)>,
+    /// The task of this round whose game is the seed's best answer, if one is: a task of the
+    /// round that ties with it takes its place when it comes first in the round, so that the
+    /// answer does not depend on which worker finished first (two parts of an exhaustive
+    /// search often tie).
+    best_from: Option<usize>,
 }
 
 /// The game a task starts from, if any.
@@ -47,14 +52,14 @@ fn needs(task: &Task) -> Option<GameId> {
     match task {
         Task::SpellGreedy { game } | Task::Polish { game } => Some(*game),
         Task::Attempt(a) => a.base.map(|(id, _)| id),
-        Task::Quick { .. } => None,
+        Task::Quick { .. } | Task::Exhaust { .. } => None,
     }
 }
 
 /// The game a task makes or spells again.
 fn makes(task: &Task) -> GameId {
     match task {
-        Task::Quick { id } => GameId::Planned(*id),
+        Task::Quick { id } | Task::Exhaust { id, .. } => GameId::Planned(*id),
         Task::Attempt(a) => GameId::Planned(a.id),
         Task::SpellGreedy { game } | Task::Polish { game } => *game,
     }
@@ -137,6 +142,9 @@ impl<'a> Executor<'a> {
                 let p = prep.problem;
                 let listed = p.seeds.iter().filter(|&&x| x == s.seed).count();
                 let source = p.source_length as usize;
+                let units: Vec<usize> =
+                    crate::engine::Source::new(s.seed, source as u64, p.units.len()).collect();
+                let most = cfg.search.exhaust.most_space * 2.0;
                 SeedSetup {
                     weight: listed as f64 / p.seeds.len().max(1) as f64,
                     source,
@@ -153,6 +161,7 @@ impl<'a> Executor<'a> {
                         .map(|s| s.states)
                         .max()
                         .unwrap_or(0),
+                    space: crate::plan::every::space_estimate(&prep.tables, &p.board, &units, most),
                 }
             })
             .collect();
@@ -372,6 +381,7 @@ impl<'a> Executor<'a> {
             round,
             reports: vec![None; n],
             waiting,
+            best_from: None,
         });
         self.wake.notify_all();
     }
@@ -409,6 +419,12 @@ impl<'a> Executor<'a> {
                 let narrow_at = self.deadline.map(|d| budget::narrow_at(d, &timing));
                 t.attempt(a, base, None, narrow_at, timing.greedy_unit)
             }
+            &Task::Exhaust {
+                id,
+                rate,
+                part,
+                parts,
+            } => t.exhaust(id, rate, (part, parts)),
         }
     }
 
@@ -439,10 +455,13 @@ impl<'a> Executor<'a> {
         let mut improved = None;
         if let Some(g) = game {
             let id = made;
+            let flight = shared.flights[seed].as_mut().expect("a round in flight");
+            let first = flight.best_from.is_some_and(|j| index < j);
             let better = shared.best[seed]
                 .as_ref()
-                .is_none_or(|b| g.result.score > b.score);
+                .is_none_or(|b| g.result.score > b.score || (g.result.score == b.score && first));
             if better {
+                flight.best_from = Some(index);
                 shared.best[seed] = Some(g.result.clone());
                 improved = Some(g.result.clone());
             }

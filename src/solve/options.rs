@@ -29,6 +29,9 @@ pub struct SearchOptions {
     /// The knobs of a run by attempts (`--attempts`), which has no clock to stop a task that
     /// takes minutes (see [`super::budget::Preset`]).
     pub attempts: AttemptsOptions,
+    /// The knobs of the exhaustive search of a seed whose whole space of games is small (see
+    /// [`crate::plan::every`] and [`super::tasks`]).
+    pub exhaust: ExhaustOptions,
     /// Each widening multiplies the beam width by this.
     pub growth: usize,
     /// From this width on, beams go to the systems whose whole games scored best instead of
@@ -163,6 +166,34 @@ pub struct AttemptsOptions {
     pub polish_seconds: f64,
 }
 
+/// The knobs of the exhaustive search (a seed's every game, enumerated and spelt: see
+/// [`crate::plan::every`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExhaustOptions {
+    /// The largest estimate of a seed's games (the product of its source's lock counts on the
+    /// starting board, [`crate::plan::every::space_estimate`]) searched to the end: on the 24
+    /// held-out tiny problems of the changelog, at most 82,000 games after boards were merged,
+    /// enumerated in a few milliseconds.
+    pub most_space: f64,
+    /// The most partial games of one unit: past it the enumeration gives up and the seed is
+    /// searched as any other (the estimate is rough).
+    pub most_nodes: usize,
+    /// The work seconds the search may spend spelling its games: the same at every budget, so
+    /// that a seed searched to the end scores at 1 s what it scores at 10 s. Its games are
+    /// spelt by the DP encoder in the order of their value, then the best of them by the
+    /// character and the greedy encoders, until this work is spent. 0.1: on the 24 held-out
+    /// tiny problems, 15,840 at 1 s and at 10 s, against 14,231 and 15,842 at 0.25 (the
+    /// encoders' counts run 2 to 40 times under their clock on such tiny games, so a larger
+    /// work does not fit in 1 s).
+    pub work: f64,
+    /// The share of [`ExhaustOptions::work`] the DP encoder's spellings may take; the rest goes
+    /// to the character encoder (about 10 ms a game of three units on a 10 x 9 board, against
+    /// 0.03 ms for the DP encoder), which finds far more on such boards (phrases across two
+    /// units).
+    pub dp_share: f64,
+}
+
 /// The compiled-in options.
 const DEFAULTS_JSON: &str = include_str!("search.json");
 
@@ -230,6 +261,7 @@ impl SearchOptions {
             ("wide", self.wide),
             ("max_tries", self.max_tries),
             ("keep_games", self.keep_games),
+            ("exhaust.most_nodes", self.exhaust.most_nodes),
         ];
         for (name, v) in at_least_one {
             if v == 0 {
@@ -262,6 +294,8 @@ impl SearchOptions {
             ("tail_min_share", self.tail_min_share),
             ("rate_prior", self.rate_prior),
             ("fit_margin", self.fit_margin),
+            ("exhaust.most_space", self.exhaust.most_space),
+            ("exhaust.work", self.exhaust.work),
         ];
         for (name, v) in positive {
             if !(v.is_finite() && v > 0.0) {
@@ -279,6 +313,7 @@ impl SearchOptions {
             ("reserve_share", self.reserve_share, 1.0),
             ("reserve_most", self.reserve_most, f64::MAX),
             ("reserve_most_share", self.reserve_most_share, 1.0),
+            ("exhaust.dp_share", self.exhaust.dp_share, 1.0),
         ];
         for (name, v, hi) in shares {
             if !(v.is_finite() && v >= 0.0 && v < hi) {

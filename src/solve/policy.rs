@@ -26,6 +26,11 @@
 //! one seed, one each when seeds are many).
 //! - **Quick answer**: a greedy plan spelt with plain paths, then the same plan spelt greedily.
 //!   Every seed of the run gets its quick answer before any seed gets more.
+//! - **Searched to the end**: a seed whose whole space of games is small
+//!   ([`SeedSetup::space`]) gets, right after its quick answer, one round of the exhaustive
+//!   search ([`Task::Exhaust`], a part per lane, in a fixed counted work), and is finished when
+//!   every part finishes; not on a run by attempts, nor where the round does not fit before the
+//!   deadline.
 //! - **Fresh beams**: attempts of growing width ([`SearchOptions::growth`] times the last), with
 //!   a system and random seed of their own. Narrow beams cycle through the systems; wide or dear
 //!   ones go to the systems whose whole games scored best ([`rank_systems`]). A beam widens when
@@ -160,6 +165,15 @@ pub enum Task {
         game: GameId,
     },
     Attempt(Attempt),
+    /// Part `part` of `parts` of the seed's every game ([`crate::plan::every`]), valued at
+    /// `rate` points per row fallen, spelt by every encoder within a fixed work: its game is
+    /// [`GameId::Planned`]`(id)`. A seed whose parts all end searched is finished.
+    Exhaust {
+        id: u32,
+        rate: f64,
+        part: usize,
+        parts: usize,
+    },
 }
 
 /// The seconds left before each horizon, in increasing order, the deadline last
@@ -277,6 +291,9 @@ pub struct SeedSetup {
     /// States of the largest unit space: whether the quick answer's greedy spelling fits
     /// ([`super::budget::greedy_fits`]).
     pub unit_states: usize,
+    /// An estimate of the number of its games ([`crate::plan::every::space_estimate`]): at most
+    /// [`super::options::ExhaustOptions::most_space`], they are searched to the end.
+    pub space: f64,
 }
 /// The policy of a run: its seeds' states, the options and the preset it runs by.
 #[derive(Clone, Debug)]
@@ -312,19 +329,47 @@ fn ready(s: &SeedState) -> bool {
 /// The seed's next round if it fits in the seconds left before the first horizon, else its
 /// tail round if one fits there; else the same before the next horizon, and so on (see
 /// [`Horizons`]).
-fn fitting(s: &SeedState, ctx: Ctx, left: Horizons) -> Option<seed::Proposal> {
-    fit(s, ctx, left, s.propose(ctx)?)
+fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons) -> Option<seed::Proposal> {
+    loop {
+        let p = s.propose(ctx)?;
+        if skip_exhaust(s, ctx, left, &p) {
+            continue;
+        }
+        return fit(s, ctx, left, p);
+    }
+}
+
+/// Whether `p` is an exhaustive search that does not fit before the deadline: it is then not
+/// wanted (the seed is searched as any other; a short budget cannot promise what a long one
+/// finds there), and the seed marked so that its next proposal is another rule's.
+fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal) -> bool {
+    let Some(lefts) = left else {
+        return false;
+    };
+    if !p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
+        return false;
+    }
+    let deadline = lefts.last().copied().unwrap_or(0.0);
+    let fits = s.seconds(p.cost, ctx.o) <= deadline / ctx.o.fit_margin;
+    if !fits {
+        s.exhausted = true;
+    }
+    !fits
 }
 
 /// Proposal `p` of seed `s` if it fits before a horizon (see [`fitting`]). The quick answer always
 /// runs: a seed must be answered. Its greedy spelling runs where one unit's spelling fits before
 /// the deadline ([`super::budget::greedy_fits`]): else it is left out, and a round of it alone
-/// does not fit.
+/// does not fit. An exhaustive search that gets here fits before the deadline ([`skip_exhaust`]):
+/// it runs whole.
 fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option<seed::Proposal> {
     let Some(lefts) = left else {
         return Some(p);
     };
     let o = ctx.o;
+    if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
+        return Some(p);
+    }
     if s.stage != Stage::Search {
         let deadline = lefts.last().copied().unwrap_or(0.0);
         let behind = s.stage == Stage::Quick;
@@ -437,6 +482,9 @@ impl Policy {
                 .map(|(i, _)| i);
             if let Some(i) = first {
                 let p = seeds[i].propose(ctx)?;
+                if skip_exhaust(&mut seeds[i], ctx, left, &p) {
+                    continue;
+                }
                 match fit(&seeds[i], ctx, left, p) {
                     Some(p) => break (i, p),
                     None => {

@@ -176,6 +176,8 @@ pub(super) struct SeedState {
     pub widening: Widening,
     pub rate: Rate,
     pub flight: Option<InFlight>,
+    /// Its every game was enumerated, or tried and found too many: not tried again.
+    pub exhausted: bool,
 }
 
 /// What a rule says of the seed's next round.
@@ -197,6 +199,10 @@ pub(super) enum Rule {
     QuickAnswer,
     /// A quick answer that gave no game leaves no cost model: nothing to plan from.
     Unmeasured,
+    /// A seed whose whole space of games is small ([`SeedSetup::space`]) is searched to the
+    /// end, right after its quick answer, where the preset allows: every game enumerated and
+    /// the best spelt by every encoder, in a fixed work, one part per lane.
+    Exhaust,
     /// The quick answer's plan spelt greedily.
     GreedySpelling,
     /// With the attempts used up and the best game planned polished, the seed is done.
@@ -213,10 +219,11 @@ pub(super) enum Rule {
 
 impl Rule {
     /// The rules in the order they are asked: the first that does not pass decides.
-    pub const ORDER: [Rule; 8] = [
+    pub const ORDER: [Rule; 9] = [
         Rule::Finished,
         Rule::QuickAnswer,
         Rule::Unmeasured,
+        Rule::Exhaust,
         Rule::GreedySpelling,
         Rule::SpentAndPolished,
         Rule::Polish,
@@ -248,6 +255,7 @@ impl SeedState {
             spell_clock: Clock::default(),
             rate: Rate::default(),
             flight: None,
+            exhausted: false,
         }
     }
 
@@ -301,6 +309,7 @@ impl SeedState {
                 Verdict::Round(self.first_round(lanes, preset))
             }
             Rule::Unmeasured => stop_if(self.costs.is_none()),
+            Rule::Exhaust => self.exhaust_rule(ctx, lanes),
             Rule::GreedySpelling if self.stage == Stage::Greedy => {
                 let plain = self.costs.as_ref().map_or(0.0, |c| c.plain);
                 Verdict::Round(Proposal {
@@ -332,6 +341,41 @@ impl SeedState {
             }
             Rule::QuickAnswer | Rule::GreedySpelling => Verdict::Pass,
         }
+    }
+
+    /// The exhaustive search (see [`Rule::Exhaust`]): its games valued at the power per row
+    /// fallen of the best game spelt with phrases so far (the screen's rate, or else the best
+    /// game's own).
+    fn exhaust_rule(&self, ctx: Ctx, lanes: usize) -> Verdict {
+        let Ctx { o, preset } = ctx;
+        if !preset.exhaust || self.exhausted || self.setup.space > o.exhaust.most_space {
+            return Verdict::Pass;
+        }
+        let rate = match self.games.rate(self.setup.spells) {
+            r if r > 0.0 => r,
+            _ => self
+                .games
+                .kept
+                .first()
+                .map_or(0.0, |g| g.power as f64 / g.descents.max(1) as f64),
+        };
+        let id = self.games.planned;
+        Verdict::Round(Proposal {
+            tasks: (0..lanes)
+                .map(|part| Task::Exhaust {
+                    id: id + part as u32,
+                    rate,
+                    part,
+                    parts: lanes,
+                })
+                .collect(),
+            width: self.widening.width,
+            kind: RoundKind::Fresh,
+            cost: Cost {
+                plan: 0.0,
+                spell: o.exhaust.work,
+            },
+        })
     }
 
     /// Where the next round of beams stands (`None` before the cost model).
@@ -577,6 +621,18 @@ impl SeedState {
                     attempts += 1;
                     self.took_attempt(o, round, a, r);
                 }
+                Task::Exhaust { id, .. } => self.took_exhaust(*id, r),
+            }
+        }
+        // A seed whose every game was enumerated and spelt is done: more time would find
+        // nothing its search could not, and a short budget then scores what a long one does.
+        let exhausts = round.tasks.iter().zip(reports);
+        let mut exhausts = exhausts.filter(|(t, _)| matches!(t, Task::Exhaust { .. }));
+        if let Some((_, first)) = exhausts.next() {
+            self.exhausted = true;
+            let searched = |r: &Report| matches!(r.outcome, Outcome::Spelt(_));
+            if searched(first) && exhausts.all(|(_, r)| searched(r)) {
+                self.stage = Stage::Finished;
             }
         }
         let games = &mut self.games;
@@ -632,6 +688,13 @@ impl SeedState {
         self.games.kept.push(g.clone());
         let best = self.games.kept.iter().map(|g| g.score).max().unwrap_or(0);
         self.rate.start(best, r.work(), o);
+    }
+
+    fn took_exhaust(&mut self, id: u32, r: &Report) {
+        self.games.planned = self.games.planned.max(id + 1);
+        if let Outcome::Spelt(g) = &r.outcome {
+            self.games.kept.push(g.clone());
+        }
     }
 
     fn took_greedy(&mut self, o: &SearchOptions, game: GameId, r: &Report) {

@@ -103,6 +103,21 @@ impl World {
                     spell_seconds: 0.0,
                 }
             }
+            // Every game, the best spelt by the character encoder: above any beam's.
+            Task::Exhaust { id, .. } => Report {
+                outcome: Outcome::Spelt(self.game(
+                    GameId::Planned(*id),
+                    self.source,
+                    self.base * 1.2,
+                    Mode::Chars,
+                    0,
+                )),
+                plan_work: 1e-3,
+                plans: 1,
+                spell_work: 0.25,
+                plan_seconds: 0.0,
+                spell_seconds: 0.0,
+            },
             Task::Attempt(a) => {
                 let lift = |id: u32| {
                     let w = (a.width as f64).log(4.0);
@@ -227,6 +242,7 @@ fn simulate_with(
             max_width: 2048,
             size: w.source as f64,
             unit_states: 0,
+            space: f64::INFINITY,
         })
         .collect();
     let opts = SearchOptions::default();
@@ -686,6 +702,9 @@ fn describe(s: &Step) -> String {
             Task::Quick { .. } => "quick".to_string(),
             Task::SpellGreedy { .. } => "greedy".into(),
             Task::Polish { game } => format!("polish {game}"),
+            Task::Exhaust {
+                id, part, parts, ..
+            } => format!("every #{id} {part}/{parts}"),
             Task::Attempt(a) => format!(
                 "#{} s{} w{} {:?}{} t{}",
                 a.id,
@@ -770,6 +789,7 @@ fn a_greedy_spelling_that_cannot_fit_is_left_out() {
             max_width: 2048,
             size: 1.0,
             unit_states,
+            space: f64::INFINITY,
         };
         Policy::new(opts.clone(), Preset::clock(&opts), vec![setup])
     };
@@ -795,5 +815,102 @@ fn a_greedy_spelling_that_cannot_fit_is_left_out() {
         p.report(&quick, &reports);
         let next = p.next(&|_| true, Some(&[left])).unwrap();
         assert_eq!(greedy(&next), fits, "{states} states, {left} s, one lane");
+    }
+}
+
+/// A seed whose whole space of games is small gets the exhaustive search right after its quick
+/// answer (one part per lane, before the greedy spelling on one lane), and is finished once
+/// every part is searched to the end: a short budget then gives what a long one does. Not on a
+/// run by attempts, not above the space it may have, not when it cannot fit before the deadline
+/// (the greedy spelling comes next instead), and a part that found too many games leaves the
+/// seed to its beams.
+#[test]
+fn a_tiny_seed_is_searched_to_the_end_after_its_quick_answer() {
+    let world = World {
+        source: 3,
+        ..small()
+    };
+    let opts = SearchOptions::default();
+    let policy = |lanes: usize, space: f64, preset: Preset| {
+        let setup = SeedSetup {
+            weight: 1.0,
+            source: world.source,
+            lanes,
+            spells: true,
+            systems: 5,
+            max_width: 2048,
+            size: 1.0,
+            unit_states: 0,
+            space,
+        };
+        Policy::new(opts.clone(), preset, vec![setup])
+    };
+    let run = |p: &mut Policy, r: &Round, unfinished: bool| {
+        let reports: Vec<Report> = r
+            .tasks
+            .iter()
+            .map(|t| match t {
+                Task::Exhaust { .. } if unfinished => super::super::tasks::unfinished(),
+                _ => world.run(0, t, &[]),
+            })
+            .collect();
+        p.report(r, &reports);
+    };
+    let exhaust = |r: &Round| -> Vec<(usize, usize)> {
+        r.tasks
+            .iter()
+            .filter_map(|t| match t {
+                Task::Exhaust { part, parts, .. } => Some((*part, *parts)),
+                _ => None,
+            })
+            .collect()
+    };
+    let clock = Preset::clock(&opts);
+    for lanes in [1, 2] {
+        for left in [None, Some(60.0)] {
+            let horizons = left.map(|l| vec![l]);
+            let h = horizons.as_deref();
+            let mut p = policy(lanes, 100.0, clock);
+            let quick = p.next(&|_| true, h).unwrap();
+            assert!(matches!(quick.tasks[0], Task::Quick { .. }));
+            assert!(exhaust(&quick).is_empty());
+            run(&mut p, &quick, false);
+            let every = p.next(&|_| true, h).unwrap();
+            let parts: Vec<(usize, usize)> = (0..lanes).map(|k| (k, lanes)).collect();
+            assert_eq!(exhaust(&every), parts, "{lanes} lanes");
+            assert_eq!(every.tasks.len(), lanes);
+            // Its games take ids after the quick answer's round.
+            let first = lanes as u32;
+            assert!(matches!(every.tasks[0], Task::Exhaust { id, .. } if id == first));
+            run(&mut p, &every, false);
+            assert!(p.finished(), "{lanes} lanes");
+            assert!(p.next(&|_| true, h).is_none());
+            assert_eq!(p.best(0), (world.base * 1.2) as u64);
+            // A part that gave up: the seed searches on, as any other.
+            let mut p = policy(lanes, 100.0, clock);
+            let quick = p.next(&|_| true, h).unwrap();
+            run(&mut p, &quick, false);
+            let every = p.next(&|_| true, h).unwrap();
+            run(&mut p, &every, true);
+            assert!(!p.finished());
+            let next = p.next(&|_| true, h).unwrap();
+            assert!(exhaust(&next).is_empty(), "{lanes} lanes: {next:?}");
+        }
+        // Not where the space is too large, not on a run by attempts, not when the search
+        // cannot fit before the deadline.
+        let cases = [
+            (opts.exhaust.most_space * 1.01, clock, None),
+            (100.0, Preset::attempts(4, &opts), None),
+            (100.0, clock, Some(vec![opts.exhaust.work * 0.5])),
+        ];
+        for (space, preset, horizons) in cases {
+            let mut p = policy(lanes, space, preset);
+            let h = horizons.as_deref();
+            let quick = p.next(&|_| true, h).unwrap();
+            run(&mut p, &quick, false);
+            if let Some(next) = p.next(&|_| true, h) {
+                assert!(exhaust(&next).is_empty(), "{space} {preset:?}: {next:?}");
+            }
+        }
     }
 }
