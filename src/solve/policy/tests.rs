@@ -838,6 +838,7 @@ fn a_tiny_seed_is_searched_to_the_end_after_its_quick_answer() {
             lanes,
             spells: true,
             systems: 5,
+            survival: 0,
             max_width: 2048,
             size: 1.0,
             unit_states: 0,
