@@ -769,6 +769,23 @@ const GOLDEN_SMALL: [&str; 14] = [
     "seed 1 Fresh: #5 s0 w1024 Dp t1",
 ];
 
+/// The setup of a run's only seed in `world` with `lanes` lanes: five systems and no survival
+/// one, no greedy-spelling limit (`unit_states` 0) and no exhaustive search (an unbounded space).
+fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
+    SeedSetup {
+        weight: 1.0,
+        source: world.source,
+        lanes,
+        spells: true,
+        systems: 5,
+        survival: 0,
+        max_width: 2048,
+        size: 1.0,
+        unit_states: 0,
+        space: f64::INFINITY,
+    }
+}
+
 /// The quick answer's greedy spelling runs only where one unit's spelling, with its margin, fits
 /// before the deadline (`greedy_units_left` units at `spell_state_seconds` per state of the
 /// largest unit space): behind the quick answer on its lane, in what the quick answer's
@@ -780,16 +797,8 @@ fn a_greedy_spelling_that_cannot_fit_is_left_out() {
     let opts = SearchOptions::default();
     let policy = |lanes: usize, unit_states: usize| {
         let setup = SeedSetup {
-            weight: 1.0,
-            source: world.source,
-            lanes,
-            spells: true,
-            systems: 5,
-            survival: 0,
-            max_width: 2048,
-            size: 1.0,
             unit_states,
-            space: f64::INFINITY,
+            ..lone_seed(&world, lanes)
         };
         Policy::new(opts.clone(), Preset::clock(&opts), vec![setup])
     };
@@ -833,16 +842,8 @@ fn a_tiny_seed_is_searched_to_the_end_after_its_quick_answer() {
     let opts = SearchOptions::default();
     let policy = |lanes: usize, space: f64, preset: Preset| {
         let setup = SeedSetup {
-            weight: 1.0,
-            source: world.source,
-            lanes,
-            spells: true,
-            systems: 5,
-            survival: 0,
-            max_width: 2048,
-            size: 1.0,
-            unit_states: 0,
             space,
+            ..lone_seed(&world, lanes)
         };
         Policy::new(opts.clone(), preset, vec![setup])
     };
