@@ -131,20 +131,23 @@ fn golden_runs_on_official_problems() {
         // attempt of a seed whose best game ends before its source does now plans with the
         // survival system `survive` (problem 13, whose games all end after 11 or 12 of its 100
         // units: 13,164 -> 13,156 for the three problems; problem 11, whose first games end
-        // early on some seeds: 8,019 -> 8,098). The other cases keep main's values.
+        // early on some seeds: 8,019 -> 8,098). The other cases keep main's values. Re-pinned
+        // on branch i36-fit: every attempt of such a seed, not every other, now plans with
+        // `survive` (`survival_every` 1): 13,156 -> 12,712 (problem 13, whose games never
+        // last its source, loses the other systems' games) and 8,098 -> 8,088.
         Golden {
             label: "official_1_13_21",
             files: vec![p(1), p(13), p(21)],
             attempts: 4,
-            total: 13156,
-            hash: 0xed50_2562_7f54_6379,
+            total: 12712,
+            hash: 0x0c62_b9d1_eac3_c67c,
         },
         Golden {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 8098,
-            hash: 0xa843_49e5_0588_64df,
+            total: 8088,
+            hash: 0x1688_74af_c0b3_afbb,
         },
     ];
     let wrong = check("official", &cases);

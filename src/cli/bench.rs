@@ -79,7 +79,9 @@ pub struct Args {
     pub only: Vec<String>,
     /// Instead of solving: the share of the source that beams of each width (--widths) play,
     /// per problem, seed and scoring system (the compiled-in ones, or --weights), as the
-    /// solver's attempts plan them while the best game dies early.
+    /// solver's fresh attempts plan them while the best game dies early (from width 16 on, a
+    /// beam that revives where all its partial games die, within four times a straight game's
+    /// work).
     #[arg(long, conflicts_with_all = ["stages", "calibrate"])]
     pub survival: bool,
     /// With --survival, the beam widths (comma-separated).

@@ -5,8 +5,9 @@
 //!
 //! Every game is planned as the solver's fresh attempts plan while the best game dies before the
 //! source ends: a whole game, no deadline, the word-level phrase valuer where the solver uses
-//! one (some unit cannot rotate and phrases are spelt), tie-break seed 0. So the table is a
-//! function of its inputs, the same on any machine.
+//! one (some unit cannot rotate and phrases are spelt), tie-break seed 0, and from the solver's
+//! `revive_width` on (16 by default) a beam that revives where all its partial games die. So
+//! the table is a function of its inputs, the same on any machine.
 
 use crate::encode::{Encoder, PhraseTable, PhraseValuer};
 use crate::engine::{Phrases, Problem};
@@ -51,14 +52,16 @@ fn game(
     width: usize,
     tie_break: u64,
 ) -> crate::plan::Plan {
-    let cfg = PlanConfig::whole_game(weights.clone(), tie_break);
-    let mut valuer = on.aware.then(|| {
-        PhraseValuer::new(
-            on.encoder,
-            crate::solve::SearchOptions::default().phrase_weight,
-            0,
-        )
-    });
+    let o = crate::solve::SearchOptions::default();
+    let mut cfg = PlanConfig::whole_game(weights.clone(), tie_break);
+    if width >= o.revive_width {
+        // The solver bounds a reviving beam by the work its cost model counts on; here the
+        // bound is four times a straight game's work over the whole source.
+        cfg.revive_budget = 4 * width * on.problem.source_length as usize;
+    }
+    let mut valuer = on
+        .aware
+        .then(|| PhraseValuer::new(on.encoder, o.phrase_weight, 0));
     let shape = BeamShape {
         width,
         branch: width.clamp(1, 8),

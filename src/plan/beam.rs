@@ -7,6 +7,12 @@
 //! of the same depth compare fairly. Each node expands only its `branch` best locks. Nodes
 //! whose boards are identical (the same cells, reached in another order) are kept once.
 //! With width 1 and branch 1 this is the greedy planner.
+//!
+//! A beam may also revive ([`super::PlanConfig::revive_budget`]): where every partial game it keeps
+//! dies at the same unit, it goes back to a snapshot of itself some units earlier and searches
+//! that stretch again, wider and with fresh tie-breaks, within a budget of partial games (see
+//! [`Revive`]). The games it ended with stay candidates, so a revived beam never plays fewer
+//! units than the same beam without; one that plays its whole source never rewinds.
 
 use super::{
     gen_locks, Features, Lock, LockValuer, Placement, Plan, PlanConfig, Scratch, Sim, Tables,
@@ -72,6 +78,7 @@ impl BeamShape {
     }
 }
 
+#[derive(Clone)]
 struct Node {
     sim: Sim,
     /// The sum of its locks' scores, plus its board's weighted state ([`Node::state`]).
@@ -130,15 +137,7 @@ fn plan_with(
     scratch: &mut Scratch,
 ) -> Plan {
     let mut steps: Vec<Step> = Vec::new();
-    // The prefix, replayed: the beam starts from its last step.
-    let mut sim = Sim::new(problem);
-    for &placement in &cfg.prefix {
-        sim.lock(problem, placement.unit, placement.lock.state);
-        steps.push(Step {
-            parent: steps.len().checked_sub(1).unwrap_or(usize::MAX),
-            placement,
-        });
-    }
+    let root = root(problem, tables, cfg, &mut steps, scratch);
     let weights = &cfg.weights;
     let map = &tables.stack;
     let stateful = weights.stateful();
@@ -149,18 +148,7 @@ fn plan_with(
         node: super::StackNode::default(),
         rng: Pcg64Mcg::seed_from_u64(cfg.rng_seed),
     };
-    let state = if stateful {
-        map.state(&sim.board, weights, &tables.spaces, scratch)
-    } else {
-        0.0
-    };
-    let mut beam = vec![Node {
-        sim,
-        value: state,
-        state,
-        carry: cfg.carry,
-        step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
-    }];
+    let mut beam = vec![root];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
     let mut truncated = false;
@@ -169,10 +157,12 @@ fn plan_with(
     let mut children: Vec<(f64, usize, Lock, u32, f64)> = Vec::new();
     let mut scored: Vec<(f64, Lock, u32, f64)> = Vec::new();
     let mut extra: Vec<(f64, u32)> = Vec::new();
-    for (step, unit) in Source::new(seed, problem.source_length as u64, problem.units.len())
-        .enumerate()
-        .skip(cfg.prefix.len())
-    {
+    let units: Vec<usize> =
+        Source::new(seed, problem.source_length as u64, problem.units.len()).collect();
+    let mut revive = Revive::new(cfg);
+    let mut step = cfg.prefix.len();
+    while step < units.len() {
+        let unit = units[step];
         if crate::stop::passed(cfg.deadline) {
             truncated = true;
             break;
@@ -181,7 +171,9 @@ fn plan_with(
         let narrow = cfg
             .narrow_at
             .is_some_and(|t| std::time::Instant::now() >= t);
-        let (width, made, branch) = shape.at(narrow, stateful);
+        revive.snap(step, &beam);
+        let (width, made, branch) = revive.shape(step, shape).at(narrow, stateful);
+        revive.count(width);
         children.clear();
         let mut live = Vec::with_capacity(beam.len());
         for node in beam.drain(..) {
@@ -217,7 +209,19 @@ fn plan_with(
             live.push(node);
         }
         if children.is_empty() {
-            break;
+            // Every partial game ended at this unit: go back some units and search them again
+            // (not once the beam has narrowed to finish in time).
+            let back = if narrow {
+                None
+            } else {
+                revive.rewind(step, shape.width)
+            };
+            let Some((at, nodes)) = back else {
+                break;
+            };
+            step = at;
+            beam = nodes;
+            continue;
         }
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = rustc_hash::FxHashSet::default();
@@ -256,8 +260,150 @@ fn plan_with(
             beam.sort_by(|a, b| b.value.total_cmp(&a.value));
             beam.truncate(width);
         }
+        step += 1;
     }
     best_plan(&beam, &ended, &steps, truncated)
+}
+
+/// The beam's first partial game: the prefix replayed (its locks pushed to `steps`), the
+/// board's state counted where the weights count one.
+fn root(
+    problem: &Problem,
+    tables: &Tables,
+    cfg: &PlanConfig,
+    steps: &mut Vec<Step>,
+    scratch: &mut Scratch,
+) -> Node {
+    let mut sim = Sim::new(problem);
+    for &placement in &cfg.prefix {
+        sim.lock(problem, placement.unit, placement.lock.state);
+        steps.push(Step {
+            parent: steps.len().checked_sub(1).unwrap_or(usize::MAX),
+            placement,
+        });
+    }
+    let state = if cfg.weights.stateful() {
+        tables
+            .stack
+            .state(&sim.board, &cfg.weights, &tables.spaces, scratch)
+    } else {
+        0.0
+    };
+    Node {
+        sim,
+        value: state,
+        state,
+        carry: cfg.carry,
+        step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
+    }
+}
+
+/// Units between two snapshots of the beam that a rewind can go back to.
+const SNAP_EVERY: usize = 8;
+
+/// Snapshots kept: a rewind goes back at most this many times [`SNAP_EVERY`] units.
+const SNAPS: usize = 32;
+
+/// The tries a reviving beam makes at one unit of death.
+const REVIVALS: u32 = 8;
+
+/// The widest a rewound stretch searches (a wider beam keeps its own width).
+const REVIVE_WIDTH: usize = 32;
+
+/// Where every partial game of a beam ends at once (the next unit cannot spawn on any board
+/// it keeps), the beam goes back to a snapshot some units earlier and searches from there
+/// again, up to a little past where it died, then at its own width. Each new death at or
+/// before the farthest unit reached goes back twice as far with a beam twice as wide (up to
+/// [`REVIVE_WIDTH`]; the tie-breaking noise draws anew in any case), until [`REVIVALS`] tries
+/// have failed there; a death past it starts the count again. A rewind is made only while the
+/// partial games expanded in all, its stretch included, stay within the budget. So a beam that
+/// plays its whole source is untouched, and a narrow beam spends its budget only on the
+/// stretches where its games die.
+struct Revive {
+    /// The most partial games the beam may expand, rewound stretches included (0: it never
+    /// rewinds, nor takes snapshots).
+    budget: usize,
+    /// The beam at the start of every [`SNAP_EVERY`]-th unit, the latest [`SNAPS`] of them.
+    snaps: std::collections::VecDeque<(usize, Vec<Node>)>,
+    /// The farthest unit at which the beam died, and the tries made since.
+    died_at: usize,
+    tries: u32,
+    /// Until this unit, beams are this wide.
+    until: usize,
+    wide: usize,
+    /// Partial games expanded so far.
+    expanded: usize,
+}
+
+impl Revive {
+    fn new(cfg: &PlanConfig) -> Revive {
+        Revive {
+            budget: cfg.revive_budget,
+            snaps: std::collections::VecDeque::new(),
+            died_at: cfg.prefix.len(),
+            tries: 0,
+            until: 0,
+            wide: 0,
+            expanded: 0,
+        }
+    }
+
+    /// Keeps a snapshot of `beam` at the start of unit `step`, where one is due.
+    fn snap(&mut self, step: usize, beam: &[Node]) {
+        if self.budget == 0 || !step.is_multiple_of(SNAP_EVERY) {
+            return;
+        }
+        if self.snaps.back().is_some_and(|s| s.0 >= step) {
+            // Back at a snapshot after a rewind: it holds the beam that was rewound to.
+            return;
+        }
+        if self.snaps.len() == SNAPS {
+            self.snaps.pop_front();
+        }
+        self.snaps.push_back((step, beam.to_vec()));
+    }
+
+    /// The beam's shape at unit `step`: wider on a rewound stretch.
+    fn shape(&self, step: usize, shape: BeamShape) -> BeamShape {
+        if step < self.until && self.wide > shape.width {
+            BeamShape::of_width(self.wide)
+        } else {
+            shape
+        }
+    }
+
+    /// Counts the partial games expanded at one unit.
+    fn count(&mut self, width: usize) {
+        self.expanded += width;
+    }
+
+    /// Every partial game of a beam of `width` ended at unit `step`: the unit to go back to and
+    /// its beam, or None when the tries there or the budget are spent.
+    fn rewind(&mut self, step: usize, width: usize) -> Option<(usize, Vec<Node>)> {
+        if step > self.died_at {
+            self.died_at = step;
+            self.tries = 0;
+        }
+        self.tries += 1;
+        if self.tries > REVIVALS {
+            return None;
+        }
+        let back = (2 * SNAP_EVERY) << self.tries.min(8);
+        let target = self.died_at.saturating_sub(back);
+        // The latest snapshot at or before the target (the earliest kept when none is).
+        let i = self.snaps.iter().rposition(|s| s.0 <= target).unwrap_or(0);
+        let at = self.snaps.get(i)?.0;
+        let wide = (width << self.tries.min(8)).min(REVIVE_WIDTH.max(width));
+        let until = self.died_at + SNAP_EVERY;
+        if self.expanded + (until - at) * wide > self.budget {
+            return None;
+        }
+        // Later snapshots were taken on the way to this death; the rewound stretch replaces them.
+        self.snaps.truncate(i + 1);
+        self.wide = wide;
+        self.until = until;
+        Some((at, self.snaps[i].1.clone()))
+    }
 }
 
 /// The best game: the longest, then the highest valued (a game that ended early placed fewer
@@ -408,6 +554,53 @@ mod tests {
             assert_eq!(keys(&back), keys(&wide));
             assert_eq!(back.move_score, wide.move_score);
         }
+    }
+
+    /// A beam that goes back where all its partial games die never plays fewer units than the
+    /// same beam without, plays more on many boards where games die, and leaves a game that
+    /// plays its whole source unchanged to the lock. Every game replays as planned.
+    #[test]
+    fn revived_beams_play_at_least_as_long_and_leave_whole_games_alone() {
+        use crate::testkit::{random_problem, random_unit};
+        let mut rng = Pcg64Mcg::seed_from_u64(36);
+        let (mut died, mut longer, mut whole) = (0, 0, 0);
+        for case in 0..240u32 {
+            let (w, h) = (rng.gen_range(5..=9), rng.gen_range(8..=14));
+            let units: Vec<String> = (0..rng.gen_range(1..=4))
+                .map(|_| random_unit(&mut rng, 5, 0.2))
+                .collect();
+            let from = rng.gen_range(h / 3..=h);
+            let json = random_problem(&mut rng, (w, h), (from, 0.5), &units, (60, &[case]));
+            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+                continue;
+            };
+            let t = Tables::new(&p);
+            let system = ["fill", "survive"][case as usize % 2];
+            let width = [1, 4][case as usize / 2 % 2];
+            let mut cfg = PlanConfig::whole_game(Weights::system(system).unwrap(), case as u64);
+            cfg.revive_budget = 0;
+            let plain = plan_beam(&p, &t, case, &cfg, BeamShape::of_width(width), None);
+            cfg.revive_budget = usize::MAX;
+            let revived = plan_beam(&p, &t, case, &cfg, BeamShape::of_width(width), None);
+            let (n, m) = (plain.placements.len(), revived.placements.len());
+            assert!(m >= n, "case {case}: {m} units revived, {n} without");
+            if n == 60 {
+                assert_eq!(revived.placements, plain.placements, "case {case}");
+                whole += 1;
+            } else if n > 0 {
+                died += 1;
+                longer += (m > n) as usize;
+            }
+            let text = crate::encode::plain(&p, &t, &revived);
+            let e = crate::engine::evaluate(&p, case, &text, &crate::engine::Phrases::official());
+            assert!(!e.end.is_error(), "case {case}");
+            assert_eq!(e.move_score, revived.move_score, "case {case}");
+            assert_eq!(e.locked as usize, m, "case {case}");
+        }
+        assert!(
+            died >= 40 && whole >= 20 && longer * 2 >= died,
+            "{died} games died, {longer} of them revived longer; {whole} whole"
+        );
     }
 
     /// The `pairs` system holds rows back for clears of two lines (its `clear1` is negative),

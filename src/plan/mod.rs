@@ -250,10 +250,15 @@ pub struct PlanConfig {
     pub prefix: Vec<Placement>,
     /// The valuer's carry after the prefix (see [`LockValuer`]); 0 without one.
     pub carry: u32,
+    /// Where every partial game of a beam dies at once, it goes back and searches the units
+    /// before again (see [`beam`]) while the partial games it expands in all (a unit's width
+    /// summed over its units, rewound stretches included) stay within this budget; 0 never.
+    pub revive_budget: usize,
 }
 
 impl PlanConfig {
-    /// Options for a whole game with `weights` and tie-break seed `rng_seed`, without a clock.
+    /// Options for a whole game with `weights` and tie-break seed `rng_seed`, without a clock
+    /// and without revivals (a plain beam, as the stages and the tuner measure).
     pub fn whole_game(weights: Weights, rng_seed: u64) -> PlanConfig {
         PlanConfig {
             weights,
@@ -262,6 +267,7 @@ impl PlanConfig {
             narrow_at: None,
             prefix: Vec::new(),
             carry: 0,
+            revive_budget: 0,
         }
     }
 }

@@ -154,7 +154,7 @@ impl StackMap {
             if probes.iter().any(|p| p.0 == u) {
                 continue;
             }
-            let n = reached(&spaces[u], &empty, &mut scratch);
+            let n = reached(&spaces[u], &empty, 0, &mut scratch);
             if n > 0 {
                 probes.push((u, n as f64));
             }
@@ -282,10 +282,11 @@ impl StackMap {
         if self.probes.is_empty() {
             return 0.0;
         }
+        let below = (board.height() - super::stack_top(board)) as u64;
         let lost: f64 = self
             .probes
             .iter()
-            .map(|&(u, empty)| 1.0 - reached(&spaces[u], board, scratch) as f64 / empty)
+            .map(|&(u, empty)| 1.0 - reached(&spaces[u], board, below, scratch) as f64 / empty)
             .sum();
         lost / self.probes.len() as f64
     }
@@ -412,8 +413,12 @@ impl StackMap {
     }
 }
 
-/// The states `space`'s unit reaches from its spawn on `board` (0 when it cannot spawn).
-fn reached(space: &UnitSpace, board: &Board, scratch: &mut Scratch) -> u64 {
+/// The states `space`'s unit reaches from its spawn on `board` (0 when it cannot spawn), whose
+/// rows below the stack's top are `below` (counted as work).
+fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mut Scratch) -> u64 {
+    // A survival beam asks for it once per probe unit per partial game: uncounted, its
+    // attempts took 1.5 times their counted work on problem 18.
+    crate::work::add(crate::work::Op::ProbeRow, space.states_per_row() * below);
     space.free_map(board, &mut scratch.free);
     if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
         return 0;

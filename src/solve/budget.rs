@@ -267,9 +267,10 @@ mod tests {
     fn the_reserve_is_small_and_bounded() {
         let o = SearchOptions::default();
         let r = |t: f64| reserve(t, &o).as_secs_f64();
-        assert!((r(10.0) - 0.45).abs() < 1e-12);
+        assert!((r(10.0) - 0.15).abs() < 1e-12);
+        assert!((r(1.0) - 0.06).abs() < 1e-12);
         assert_eq!(r(1000.0), 1.0);
-        assert!((r(0.2) - 0.05).abs() < 1e-12);
+        assert!((r(0.1) - 0.025).abs() < 1e-12);
     }
 
     /// Horizons: the checkpoints still ahead, nearest first, then the deadline.

@@ -23,7 +23,7 @@ use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What a run gives: each (problem index, seed)'s best answer, and every round started.
 pub type RunResult = (Vec<((usize, u32), SeedResult)>, Vec<Round>);
@@ -45,6 +45,9 @@ struct Flight {
     /// answer does not depend on which worker finished first (two parts of an exhaustive
     /// search often tie).
     best_from: Option<usize>,
+    /// The deadline of its tasks: the instant of the horizon the round is planned to end before
+    /// ([`Round::horizon`]), the run's deadline at the latest; `None` without a deadline.
+    until: Option<Instant>,
 }
 
 /// The game a task starts from, if any.
@@ -86,12 +89,35 @@ struct Shared {
 impl Shared {
     /// The task `index` of `seed`'s round in flight, the game it starts from (if it needs
     /// one), and the seed's timing for it.
-    fn queued(&self, seed: usize, index: usize) -> (Task, Option<Arc<GameData>>, Timing) {
+    fn queued(&self, seed: usize, index: usize) -> Queued {
         let flight = self.flights[seed].as_ref().expect("a queued task's round");
         let task = flight.round.tasks[index].clone();
         let base = needs(&task).and_then(|id| self.games[seed].get(&id).cloned());
-        (task, base, self.policy.timing(seed))
+        Queued {
+            task,
+            base,
+            timing: self.policy.timing(seed),
+            until: flight.until,
+        }
     }
+}
+
+/// Seconds left before `deadline` (sooner after a stop: [`crate::stop::effective`]).
+fn seconds_to(deadline: Instant) -> f64 {
+    crate::stop::effective(deadline)
+        .saturating_duration_since(Instant::now())
+        .as_secs_f64()
+}
+
+/// A task taken from the queue, with what it runs by.
+struct Queued {
+    task: Task,
+    /// The game it starts from, if it needs one.
+    base: Option<Arc<GameData>>,
+    /// The seed's timing for it.
+    timing: Timing,
+    /// Its deadline ([`Flight::until`]).
+    until: Option<Instant>,
 }
 
 /// A run of the solver over some problems.
@@ -217,7 +243,8 @@ impl<'a> Executor<'a> {
         }
     }
 
-    fn tasks_of(&self, seed: usize) -> SeedTasks<'_> {
+    /// The tasks of `seed`, with the deadline `until` (see [`Flight::until`]).
+    fn tasks_of(&self, seed: usize, until: Option<Instant>) -> SeedTasks<'_> {
         let s = &self.seeds[seed];
         SeedTasks {
             problem: self.problems[s.problem].problem,
@@ -225,18 +252,14 @@ impl<'a> Executor<'a> {
             encoder: &self.encoders[s.problem],
             cfg: self.cfg,
             seed: s.seed,
-            deadline: self.deadline,
+            deadline: until,
             debug: self.debug,
         }
     }
 
     /// Seconds left before the deadline (none without one).
     fn left(&self) -> Option<f64> {
-        self.deadline.map(|d| {
-            crate::stop::effective(d)
-                .saturating_duration_since(Instant::now())
-                .as_secs_f64()
-        })
+        self.deadline.map(seconds_to)
     }
 
     /// The seconds left before each horizon still ahead (the checkpoints of shorter budgets,
@@ -273,8 +296,8 @@ impl<'a> Executor<'a> {
             let mut shared = self.shared.lock().expect("one thread");
             while running.len() < self.workers && !crate::stop::requested() {
                 if let Some((seed, index)) = shared.queue.pop_front() {
-                    let (task, base, timing) = shared.queued(seed, index);
-                    let (mut report, game) = self.run_task(seed, &task, base.as_deref(), timing, 0);
+                    let q = shared.queued(seed, index);
+                    let (mut report, game) = self.run_task(seed, &q, 0);
                     report.plan_seconds = report.plan_work * report.plans as f64;
                     report.spell_seconds = report.spell_work;
                     running.push((now + report.work(), seed, index, report, game));
@@ -315,11 +338,10 @@ impl<'a> Executor<'a> {
         loop {
             if let Some((seed, index)) = shared.queue.pop_front() {
                 shared.running += 1;
-                let (task, base, timing) = shared.queued(seed, index);
+                let q = shared.queued(seed, index);
                 let unanswered = shared.policy.unanswered();
                 drop(shared);
-                let (report, game) =
-                    self.run_task(seed, &task, base.as_deref(), timing, unanswered);
+                let (report, game) = self.run_task(seed, &q, unanswered);
                 shared = self.shared.lock().expect("no worker panics");
                 shared.running -= 1;
                 let improved = self.take_report(&mut shared, seed, index, report, game);
@@ -376,30 +398,32 @@ impl<'a> Executor<'a> {
             }
         }
         let n = round.tasks.len();
+        let until = self.deadline.map(|d| {
+            round.horizon.map_or(d, |before| {
+                let before = Duration::from_secs_f64(before.clamp(0.0, 1e9));
+                d.checked_sub(before).unwrap_or(d)
+            })
+        });
         shared.trace.push(round.clone());
         shared.flights[seed] = Some(Flight {
             round,
             reports: vec![None; n],
             waiting,
             best_from: None,
+            until,
         });
         self.wake.notify_all();
     }
 
     /// Runs one task, with the game it starts from.
-    fn run_task(
-        &self,
-        seed: usize,
-        task: &Task,
-        base: Option<&GameData>,
-        timing: Timing,
-        unanswered: usize,
-    ) -> (Report, Option<GameData>) {
-        let t = self.tasks_of(seed);
+    fn run_task(&self, seed: usize, q: &Queued, unanswered: usize) -> (Report, Option<GameData>) {
+        let (task, base, timing) = (&q.task, q.base.as_deref(), q.timing);
+        let t = self.tasks_of(seed, q.until);
         match task {
             Task::Quick { id } => {
-                let plan_until = self.left().map(|left| {
+                let plan_until = q.until.map(|until| {
                     let o = &self.cfg.search;
+                    let left = seconds_to(until);
                     budget::quick_plan_until(Instant::now(), left, self.workers, unanswered, o)
                 });
                 let (r, g) = t.quick(*id, plan_until);
@@ -416,7 +440,7 @@ impl<'a> Executor<'a> {
                 None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
-                let narrow_at = self.deadline.map(|d| budget::narrow_at(d, &timing));
+                let narrow_at = q.until.map(|d| budget::narrow_at(d, &timing));
                 t.attempt(a, base, None, narrow_at, timing.greedy_unit)
             }
             &Task::Exhaust {
@@ -502,7 +526,7 @@ impl<'a> Executor<'a> {
                 .iter()
                 .map(|&i| SeedTasks {
                     deadline: Some(grace),
-                    ..self.tasks_of(i)
+                    ..self.tasks_of(i, None)
                 })
                 .collect();
             missing

@@ -38,9 +38,9 @@
 //!   source does (wider beams survive longer), or, for a cheap beam, after
 //!   [`SearchOptions::patience`] rounds at its width ([`widens`]). Cheap and dear are measured
 //!   against the work already spent on the seed ([`SearchOptions::dear_share`]). While the best
-//!   game ends before the source does, every other attempt plans with the survival systems
-//!   ([`SearchOptions::survival_systems`], numbered after the others, which they never join in
-//!   the cycle or the ranking).
+//!   game ends before the source does, every attempt (one in [`SearchOptions::survival_every`])
+//!   plans with the survival systems ([`SearchOptions::survival_systems`], numbered after the
+//!   others, which they never join in the cycle or the ranking).
 //! - **Screen**: a plan's score is predicted before it is spelt (its move score is exact, its
 //!   power follows its descents at the rate of the best game spelt), so where spelling costs
 //!   more than planning an attempt makes several plans and spells the best predicted, and none
@@ -146,6 +146,10 @@ pub struct Attempt {
     pub screen: Screen,
     /// Plan with the character-level phrase valuer (see [`crate::encode::forward`]).
     pub chars_valuer: bool,
+    /// Where every partial game of its beam dies at once, go back and search the units before
+    /// again ([`crate::plan::PlanConfig::revive_budget`]), expanding at most this many partial
+    /// games in all: the wide fresh attempts of the seeds whose best game dies early. 0: never.
+    pub revive: usize,
 }
 
 /// One task: single-threaded work on one seed.
@@ -205,6 +209,13 @@ pub struct Round {
     pub kind: RoundKind,
     /// Predicted work seconds of its longest task.
     pub cost: Cost,
+    /// The horizon the round is planned to end before (a shorter budget's end, or the
+    /// deadline), as its seconds before the deadline (0 for the deadline itself, rounded to the
+    /// microsecond so that it reads no clock); `None` without a deadline. Its tasks
+    /// take that horizon as their deadline: a late beam narrows, a DP spelling hands over to
+    /// the greedy encoder and the quick answer's planning stops by it, as they would in the
+    /// shorter run, so that a longer run plays up to each checkpoint what the shorter one plays.
+    pub horizon: Option<f64>,
 }
 
 /// Predicted work seconds of a task, of planning and of spelling (the machine at hand may take
@@ -281,8 +292,8 @@ pub struct SeedSetup {
     pub spells: bool,
     /// Scoring systems to cycle through and rank.
     pub systems: usize,
-    /// Survival systems, numbered after those: every other attempt plans with them while the
-    /// best game ends before the source does.
+    /// Survival systems, numbered after those: the attempts plan with them while the best game
+    /// ends before the source does ([`SearchOptions::survival_every`]).
     pub survival: usize,
     /// The widest beam memory allows.
     pub max_width: usize,
@@ -329,7 +340,7 @@ fn ready(s: &SeedState) -> bool {
 /// The seed's next round if it fits in the seconds left before the first horizon, else its
 /// tail round if one fits there; else the same before the next horizon, and so on (see
 /// [`Horizons`]).
-fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons) -> Option<seed::Proposal> {
+fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons) -> Option<Fitted> {
     loop {
         let p = s.propose(ctx)?;
         if skip_exhaust(s, ctx, left, &p) {
@@ -357,33 +368,47 @@ fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal)
     !fits
 }
 
+/// A proposal that fits, and the horizon its tasks take as their deadline, in seconds before
+/// the deadline ([`Round::horizon`]).
+type Fitted = (seed::Proposal, Option<f64>);
+
 /// Proposal `p` of seed `s` if it fits before a horizon (see [`fitting`]). The quick answer always
 /// runs: a seed must be answered. Its greedy spelling runs where one unit's spelling fits before
 /// the deadline ([`super::budget::greedy_fits`]): else it is left out, and a round of it alone
 /// does not fit. An exhaustive search that gets here fits before the deadline ([`skip_exhaust`]):
 /// it runs whole.
-fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option<seed::Proposal> {
+///
+/// With the proposal, the horizon its tasks take as their deadline ([`Round::horizon`]): the
+/// quick answer and its greedy spelling the first (the shorter runs play them too), an
+/// exhaustive search the deadline (only a run it fits plays it), a round of search the first it
+/// fits before.
+fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option<Fitted> {
     let Some(lefts) = left else {
-        return Some(p);
+        return Some((p, None));
     };
     let o = ctx.o;
+    let deadline = lefts.last().copied().unwrap_or(0.0);
+    // Seconds before the deadline, the same whenever the round is picked.
+    let before = |h: f64| Some(((deadline - h).max(0.0) * 1e6).round() / 1e6);
     if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
-        return Some(p);
+        return Some((p, before(deadline)));
     }
     if s.stage != Stage::Search {
-        let deadline = lefts.last().copied().unwrap_or(0.0);
         let behind = s.stage == Stage::Quick;
         if !super::budget::greedy_fits(s.setup.unit_states, deadline, behind, o) {
             p.tasks.retain(|t| !matches!(t, Task::SpellGreedy { .. }));
         }
-        return (!p.tasks.is_empty()).then_some(p);
+        let first = lefts.first().copied().unwrap_or(deadline);
+        return (!p.tasks.is_empty()).then(|| (p, before(first)));
     }
-    lefts.iter().map(|l| l / o.fit_margin).find_map(|l| {
-        if s.seconds(p.cost, o) <= l {
+    lefts.iter().find_map(|&h| {
+        let l = h / o.fit_margin;
+        let round = if s.seconds(p.cost, o) <= l {
             Some(p.clone())
         } else {
             s.tail(ctx, l)
-        }
+        };
+        round.map(|r| (r, before(h)))
     })
 }
 
@@ -494,7 +519,7 @@ impl Policy {
                     }
                 }
             }
-            let mut best: Option<(f64, f64, usize, seed::Proposal)> = None;
+            let mut best: Option<(f64, f64, usize, Fitted)> = None;
             for (i, s) in seeds.iter_mut().enumerate() {
                 if !idle(i) || !ready(s) {
                     continue;
@@ -515,7 +540,8 @@ impl Policy {
             let (_, _, i, p) = best?;
             break (i, p);
         };
-        let round = proposal.for_seed(i);
+        let (proposal, horizon) = proposal;
+        let round = proposal.for_seed(i, horizon);
         let s = &mut seeds[i];
         s.flight = Some(InFlight {
             best_before: s.games.best,

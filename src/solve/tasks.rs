@@ -146,6 +146,7 @@ impl SeedTasks<'_> {
             narrow_at,
             prefix,
             carry: 0,
+            revive_budget: a.revive,
         };
         self.stages().plan(pc, a.width, valuer, opening)
     }
@@ -285,6 +286,7 @@ impl SeedTasks<'_> {
             base: None,
             screen: Screen::NONE,
             chars_valuer: true,
+            revive: 0,
         };
         let (report, game) = self.attempt(&a, None, plan_until, None, 0.0);
         (

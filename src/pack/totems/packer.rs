@@ -455,7 +455,15 @@ pub fn pack_box(
 /// grid about twice as wide as tall (so the box is about square).
 pub fn fallback(kinds: &[Kind]) -> Packing {
     let n = kinds.len();
-    let rows = ((n as f64 / 2.0).sqrt().ceil() as usize).max(1);
+    // Slots of 2 x 4 cells in the grid of rows that scores best (the squarest grid is not always
+    // it: three totems in two rows span 4 x 8 cells, more than the 30 they may cover and still
+    // score above zero, where one row spans 6 x 4).
+    let rows = (1..=n.max(1))
+        .max_by(|&a, &b| {
+            let s = |r: usize| score(n, 2 * n.div_ceil(r), 4 * r);
+            s(a).total_cmp(&s(b)).then(b.cmp(&a))
+        })
+        .unwrap_or(1);
     let cols = n.div_ceil(rows);
     kinds
         .iter()
@@ -711,5 +719,18 @@ mod tests {
             }
         }
         assert_eq!(p.len(), 23);
+    }
+
+    /// Regression (a property test's bag I, J, I with no time): the fallback alone scores above
+    /// zero for every bag size.
+    #[test]
+    fn fallback_scores_above_zero() {
+        for n in 1..=200 {
+            let kinds: Vec<Kind> = Kind::ALL.iter().cycle().take(n).copied().collect();
+            let (w, h) = extent(&fallback(&kinds));
+            assert!(score(n, w, h) > 0.0, "{n} totems: {w} x {h}");
+        }
+        let (w, h) = extent(&fallback(&[Kind::I, Kind::J, Kind::I]));
+        assert!(score(3, w, h) > 0.0, "{w} x {h}");
     }
 }

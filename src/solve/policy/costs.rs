@@ -102,12 +102,23 @@ pub(super) struct Model<'a> {
 }
 
 impl Model<'_> {
+    /// The units a plan is expected to play: the longest game so far times
+    /// [`SearchOptions::survival`], up to the source.
+    pub fn expected_units(&self) -> f64 {
+        let source = self.setup.source.max(1) as f64;
+        (self.costs.units * self.o.survival).min(source)
+    }
+
     /// What one plan of width `w` costs.
     pub fn plan_cost(&self, w: usize) -> f64 {
         let (c, o) = (self.costs, self.o);
-        let source = self.setup.source.max(1) as f64;
-        let expect = (c.units * o.survival).min(source);
-        c.per_unit * w as f64 * expect * o.plan_margin
+        c.per_unit * w as f64 * self.expected_units() * o.plan_margin
+    }
+
+    /// The partial games a reviving plan of width `w` may expand in all: what
+    /// [`Model::plan_cost`] counts on, so that its rewinds stay within its predicted work.
+    pub fn revive_budget(&self, w: usize) -> usize {
+        (self.expected_units() * w as f64 * self.o.plan_margin) as usize
     }
 
     /// How many plans an attempt of width `w` makes for the one it spells: as many as fit in

@@ -152,13 +152,14 @@ pub(super) struct Proposal {
 }
 
 impl Proposal {
-    pub fn for_seed(self, seed: usize) -> Round {
+    pub fn for_seed(self, seed: usize, horizon: Option<f64>) -> Round {
         Round {
             seed,
             tasks: self.tasks,
             width: self.width,
             kind: self.kind,
             cost: self.cost,
+            horizon,
         }
     }
 }
@@ -479,6 +480,7 @@ impl SeedState {
                 base: None,
                 screen: Screen::NONE,
                 chars_valuer: false,
+                revive: 0,
             })
         }));
         Proposal {
@@ -498,6 +500,7 @@ impl SeedState {
         let base = (start != Start::Fresh).then(|| &self.games.kept[0]);
         let dear = m.cost(w, rate).total() > o.dear_share * self.rate.spent;
         let rank = rank_systems(&self.widening.record[..self.setup.systems]);
+        let every = o.survival_every.max(1);
         // A plan predicted to score clearly less than the best game is not spelt, where
         // spelling costs at least as much as planning (elsewhere skipping it saves little, and
         // on a small board, where the phrases' first uses make much of the power, the
@@ -527,14 +530,14 @@ impl SeedState {
                 // the best systems: problem 24 fits few rounds of whole games, and a cycle gave
                 // its best system (13 % above the others) one game of four.
                 let ranked = w >= o.wide || (dear && (n > 1 || id.is_multiple_of(2)));
-                // While the best game dies early, every other attempt goes to the systems made
-                // to keep games alive (problem 18: the other systems' width-16 beams play 20 to
-                // 49 % of its source).
+                // While the best game dies early, one attempt in `survival_every` (by default
+                // every one) goes to the systems made to keep games alive (problem 18: the
+                // other systems' width-16 beams play 20 to 49 % of its source).
                 let survive = self.setup.survival > 0
                     && !self.games.whole(self.setup.source)
-                    && id.is_multiple_of(2);
+                    && id.is_multiple_of(every);
                 let system = if survive {
-                    self.setup.systems + (id as usize / 2) % self.setup.survival
+                    self.setup.systems + (id / every) as usize % self.setup.survival
                 } else if ranked {
                     rank[j % rank.len()]
                 } else {
@@ -548,6 +551,14 @@ impl SeedState {
                     base: base.and_then(|b| start.base(id, (b.id, b.units))),
                     screen,
                     chars_valuer: self.games.whole(self.setup.source),
+                    revive: if start == Start::Fresh
+                        && w >= o.revive_width
+                        && !self.games.whole(self.setup.source)
+                    {
+                        m.revive_budget(w)
+                    } else {
+                        0
+                    },
                 })
             })
             .collect();
@@ -701,11 +712,15 @@ impl SeedState {
         if self.stage == Stage::Greedy {
             self.stage = Stage::Search;
         }
-        let c = self.costs.as_mut().expect("after the quick answer");
         if let Outcome::Spelt(s) = &r.outcome {
-            c.greedy = Some(r.spell_work);
-            if !c.dp_measured {
-                c.encode = r.spell_work * o.first_dp_factor;
+            // A quick answer that did not finish measured no costs: its seed stops
+            // (`Rule::Unmeasured`), and its greedy spelling, run on another lane of the same
+            // round, has none to refine.
+            if let Some(c) = self.costs.as_mut() {
+                c.greedy = Some(r.spell_work);
+                if !c.dp_measured {
+                    c.encode = r.spell_work * o.first_dp_factor;
+                }
             }
             if let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) {
                 if s.score > g.score {
@@ -753,20 +768,28 @@ impl SeedState {
         if fresh {
             self.widening.took_game(system, round.width, score);
         }
-        let c = self.costs.as_mut().expect("after the quick answer");
-        c.learn_plan(round.width, fresh, r.plan_work / units.max(1) as f64);
-        c.units = c.units.max(units as f64);
-        let Outcome::Spelt(g) = &r.outcome else {
-            return;
+        let spelt = match &r.outcome {
+            Outcome::Spelt(g) => Some(g),
+            _ => None,
         };
-        if g.spelling == Mode::Chars {
-            // Spelt by the character encoder: its work, per unit spelt, against the DP
-            // encoder's whole game.
-            let spelt = units.saturating_sub(g.kept).max(1) as f64 / units.max(1) as f64;
-            c.learn_chars(r.spell_work / spelt, o);
-        } else if g.kept == 0 && g.spelling == Mode::Dp {
-            c.learn_dp(r.spell_work);
+        // Without costs (the first round's attempt of a seed whose quick answer did not
+        // finish, which then stops) there is nothing to learn; its game is kept all the same.
+        if let Some(c) = self.costs.as_mut() {
+            c.learn_plan(round.width, fresh, r.plan_work / units.max(1) as f64);
+            c.units = c.units.max(units as f64);
+            match spelt {
+                Some(g) if g.spelling == Mode::Chars => {
+                    // Spelt by the character encoder: its work, per unit spelt, against the
+                    // DP encoder's whole game.
+                    let part = units.saturating_sub(g.kept).max(1) as f64 / units.max(1) as f64;
+                    c.learn_chars(r.spell_work / part, o);
+                }
+                Some(g) if g.kept == 0 && g.spelling == Mode::Dp => c.learn_dp(r.spell_work),
+                _ => {}
+            }
         }
-        self.games.kept.push(g.clone());
+        if let Some(g) = spelt {
+            self.games.kept.push(g.clone());
+        }
     }
 }

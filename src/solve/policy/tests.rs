@@ -24,6 +24,8 @@ struct World {
     /// The quick answer dies as a width-1 beam does (problem 18's greedy game plays 33 of its
     /// 1,000 units); otherwise it is whole.
     greedy_dies: bool,
+    /// The quick answer does not finish (its report is not a spelt game).
+    quick_unfinished: bool,
 }
 
 /// A number in [0, 1) drawn from a key.
@@ -62,13 +64,17 @@ impl World {
         let key = |id: u32, k: u64| (seed as u64) << 40 ^ (id as u64) << 8 ^ k;
         match task {
             Task::Quick { id } => Report {
-                outcome: Outcome::Spelt(self.game(
-                    GameId::Planned(*id),
-                    self.greedy_units(),
-                    self.base * 0.1,
-                    Mode::Plain,
-                    0,
-                )),
+                outcome: if self.quick_unfinished {
+                    Outcome::Unfinished
+                } else {
+                    Outcome::Spelt(self.game(
+                        GameId::Planned(*id),
+                        self.greedy_units(),
+                        self.base * 0.1,
+                        Mode::Plain,
+                        0,
+                    ))
+                },
                 plan_work: self.source as f64 * self.plan_unit,
                 plans: 1,
                 spell_work: self.source as f64 * self.spell_unit * 0.1,
@@ -201,6 +207,8 @@ struct Step {
     tasks: Vec<Task>,
     /// Simulated seconds at its start.
     at: f64,
+    /// Simulated seconds at the horizon it is planned to end before (none without a deadline).
+    until: Option<f64>,
 }
 
 /// A run of the policy over `worlds` with `workers`, until `budget` simulated seconds (none:
@@ -307,6 +315,7 @@ fn simulate_with(
                 kind: round.kind,
                 tasks: round.tasks.clone(),
                 at: now,
+                until: budget.zip(round.horizon).map(|(b, before)| b - before),
             });
             running.push((now + took, round, reports));
             continue;
@@ -353,6 +362,7 @@ fn problem_24_like() -> World {
         spell_unit: 250e-6,
         survival: 0,
         greedy_dies: false,
+        quick_unfinished: false,
     }
 }
 
@@ -365,6 +375,7 @@ fn survival_like() -> World {
         spell_unit: 40e-6,
         survival: 0,
         greedy_dies: false,
+        quick_unfinished: false,
     }
 }
 
@@ -377,6 +388,7 @@ fn small() -> World {
         spell_unit: 30e-6,
         survival: 0,
         greedy_dies: false,
+        quick_unfinished: false,
     }
 }
 
@@ -545,9 +557,10 @@ fn dying_games_widen_and_whole_ones_turn_to_neighbourhoods() {
         .any(|s| s.tasks.iter().any(|t| matches!(t, Task::Polish { .. }))));
 }
 
-/// While the best game dies early, every other attempt goes to the survival system; once a game
-/// is whole, none does. Where that system keeps games alive at a quarter of the width, the
-/// first whole game comes at a narrower beam than without it.
+/// While the best game dies early, every attempt goes to the survival system, and the wide
+/// fresh ones revive their beams; once a game is whole, none does. Where that system keeps games
+/// alive at a quarter of the width, the first whole game comes at a narrower beam than without
+/// it.
 #[test]
 fn dying_games_turn_to_the_survival_systems() {
     let with = World {
@@ -571,7 +584,8 @@ fn dying_games_turn_to_the_survival_systems() {
         .filter(|a| a.system == 5)
         .collect();
     assert!(!survival.is_empty());
-    assert!(survival.iter().all(|a| a.id % 2 == 0));
+    // The first round's greedy games come before any survival attempt.
+    assert!(survival.iter().all(|a| a.width > 1));
     // The first whole game: a fresh survival attempt of width 16 (64 / 4) or more.
     let whole = survival
         .iter()
@@ -591,6 +605,27 @@ fn dying_games_turn_to_the_survival_systems() {
         last, first_whole,
         "no survival attempt after the first whole game"
     );
+    // Until then, every attempt after the first round plans with the survival system.
+    let o = SearchOptions::default();
+    assert_eq!(o.survival_every, 1);
+    assert!(trace[1..=first_whole]
+        .iter()
+        .flat_map(attempts)
+        .all(|a| a.system == 5));
+    // And the fresh attempts of width 16 or more revive their beams, within the work
+    // the cost model counts on for them; narrower ones, re-plans from cuts, and every attempt
+    // after, do not.
+    let before: Vec<Attempt> = trace[..=first_whole].iter().flat_map(attempts).collect();
+    assert!(before.iter().any(|a| a.revive > 0));
+    for a in &before {
+        let fresh_and_wide = a.base.is_none() && a.width >= o.revive_width;
+        assert_eq!(a.revive > 0, fresh_and_wide, "{a:?}");
+        assert!(a.revive <= a.width * 1000 * 2, "{a:?}");
+    }
+    assert!(trace[first_whole + 1..]
+        .iter()
+        .flat_map(attempts)
+        .all(|a| a.revive == 0));
     // Without survival systems, no beam narrower than 64 makes a whole game.
     let without = World {
         greedy_dies: true,
@@ -621,6 +656,39 @@ fn rounds_fit_before_the_deadline() {
         let budget = 12.0;
         let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(budget), None, 1.0);
         assert!(trace.iter().any(|s| s.kind == RoundKind::Tail), "{world:?}");
+    }
+}
+
+/// Each round takes as its deadline the horizon it is planned to end before: the quick answer
+/// the first checkpoint's, the rounds before a checkpoint that one's, a tail included, so that a
+/// run of 60 s plays up to 10 s the cuts a run of 10 s plays.
+#[test]
+fn rounds_take_their_horizon_as_their_deadline() {
+    for world in [problem_24_like(), small()] {
+        let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(60.0), None, 1.0);
+        let ends: Vec<f64> = trace.iter().map(|s| s.until.expect("a deadline")).collect();
+        for (s, &end) in trace.iter().zip(&ends) {
+            assert!(
+                [10.0, 30.0, 60.0].iter().any(|c| (c - end).abs() < 1e-9),
+                "{world:?}: {s:?}"
+            );
+            assert!(end >= s.at, "{s:?}");
+        }
+        assert!(
+            (ends[0] - 10.0).abs() < 1e-9,
+            "the quick answer: {:?}",
+            trace[0]
+        );
+        // The horizons follow one another: a round never goes back to an earlier one.
+        assert!(ends.windows(2).all(|w| w[0] <= w[1] + 1e-9), "{ends:?}");
+        let tail_at_10 = trace
+            .iter()
+            .zip(&ends)
+            .any(|(s, &e)| s.kind == RoundKind::Tail && (e - 10.0).abs() < 1e-9);
+        assert!(tail_at_10, "{world:?}: no tail before the 10 s checkpoint");
+        // Without a deadline, no horizon.
+        let (untimed, _) = simulate(std::slice::from_ref(&world), 2, None, Some(3), 1.0);
+        assert!(untimed.iter().all(|s| s.until.is_none()));
     }
 }
 
@@ -915,4 +983,18 @@ fn a_tiny_seed_is_searched_to_the_end_after_its_quick_answer() {
             }
         }
     }
+}
+
+/// Regression: a quick answer that does not finish measures no costs, and the greedy spelling of
+/// its round (on the second lane) then reported to a seed without them, where the policy
+/// expected them and panicked. Now the seed stops with the games that round spelt.
+#[test]
+fn an_unfinished_quick_answer_does_not_panic() {
+    let world = World {
+        quick_unfinished: true,
+        ..small()
+    };
+    let (trace, best) = simulate(&[world], 2, Some(5.0), None, 1.0);
+    assert_eq!(trace.len(), 1, "the seed stops after its first round");
+    assert!(best[0] > 0, "the first round's games are kept");
 }
