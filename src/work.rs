@@ -218,9 +218,122 @@ pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Counts) {
     (out, counts().minus(&before))
 }
 
+/// How a task's work is cut short so that it ends by its horizon (the round's
+/// [`crate::solve::policy::Round::horizon`]), in counted work, not seconds: one value that
+/// travels from the round to the planner and the encoders. The executor turns the seconds left
+/// before the horizon into work at the host's speed (`crate::solve::budget::cut`), once, when
+/// the task starts; from then on the task reads only its own counts, so where a beam narrows
+/// and a DP spelling hands over is a function of the inputs and that allowance alone: on the
+/// virtual clock a longer run's task before a checkpoint is cut exactly where the shorter
+/// run's is.
+#[derive(Clone, Copy, Debug)]
+pub struct Cut {
+    /// This thread's counts when the task started: the task's work is counted from them.
+    start: Counts,
+    /// The work seconds the task may do before its horizon.
+    pub allowance: f64,
+    /// The planner stops (its plan ends early, still valid) once the task has done this much
+    /// work: the quick answer plans within a share of its allowance. Infinite otherwise.
+    pub plan_stop: f64,
+    /// A beam narrows to its best partial game, to finish greedily and be spelt, once the work
+    /// left falls below this many work seconds.
+    pub narrow_lead: f64,
+    /// The greedy encoder's work seconds per unit: a DP spelling hands over to it once the
+    /// work left falls below what it needs for the units left (with a margin). 0 never hands
+    /// over.
+    pub greedy_unit: f64,
+}
+
+/// How many times the greedy encoder's work for the units left a DP spelling keeps in hand
+/// before it hands over to it.
+const HANDOVER_MARGIN: f64 = 2.0;
+
+impl Cut {
+    /// No cut: a task without a horizon (a run by attempts, or a test).
+    pub const NONE: Cut = Cut {
+        start: Counts([0; OPS]),
+        allowance: f64::INFINITY,
+        plan_stop: f64::INFINITY,
+        narrow_lead: 0.0,
+        greedy_unit: 0.0,
+    };
+
+    /// A cut of a task starting now on this thread, which may do `allowance` work seconds.
+    pub fn starting_now(allowance: f64, narrow_lead: f64, greedy_unit: f64) -> Cut {
+        Cut {
+            start: counts(),
+            allowance,
+            plan_stop: f64::INFINITY,
+            narrow_lead,
+            greedy_unit,
+        }
+    }
+
+    /// The work seconds the task has done so far (on this thread, where it runs).
+    pub fn spent(&self) -> f64 {
+        if self.allowance.is_infinite() {
+            return 0.0;
+        }
+        counts().minus(&self.start).seconds()
+    }
+
+    /// The work seconds left before the horizon.
+    pub fn left(&self) -> f64 {
+        self.allowance - self.spent()
+    }
+
+    /// Whether the planner stops here (see [`Cut::plan_stop`]).
+    pub fn plan_stopped(&self) -> bool {
+        self.plan_stop.is_finite() && self.spent() >= self.plan_stop
+    }
+
+    /// Whether a beam narrows here (see [`Cut::narrow_lead`]).
+    pub fn narrows(&self) -> bool {
+        self.allowance.is_finite() && self.left() < self.narrow_lead
+    }
+
+    /// Whether a DP spelling with `units_left` units still to spell hands over to the greedy
+    /// encoder here (see [`Cut::greedy_unit`]).
+    pub fn hands_over(&self, units_left: usize) -> bool {
+        self.greedy_unit > 0.0
+            && self.allowance.is_finite()
+            && self.left() < units_left as f64 * self.greedy_unit * HANDOVER_MARGIN
+    }
+}
+
+impl Default for Cut {
+    fn default() -> Cut {
+        Cut::NONE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cut counts the task's work from its start: it narrows and hands over once the work
+    /// left falls below its leads, and stops the planner at its share; without a horizon it
+    /// never does.
+    #[test]
+    fn a_cut_follows_the_work_counted_since_its_start() {
+        add(Op::Feature, 1_000_000_000); // earlier work on this thread does not count
+        let per = WEIGHTS[Op::Feature as usize] * 1e-9;
+        let mut c = Cut::starting_now(100.0 * per, 30.0 * per, per);
+        c.plan_stop = 50.0 * per;
+        assert!(c.spent().abs() < 1e-12);
+        assert!(!c.narrows() && !c.plan_stopped() && !c.hands_over(40));
+        assert!(
+            c.hands_over(60),
+            "60 units at twice a unit's work exceed the 100 left"
+        );
+        add(Op::Feature, 60);
+        assert!((c.left() - 40.0 * per).abs() < 1e-9);
+        assert!(!c.narrows() && c.plan_stopped() && c.hands_over(21) && !c.hands_over(20));
+        add(Op::Feature, 20);
+        assert!(c.narrows());
+        let none = Cut::NONE;
+        assert!(!none.narrows() && !none.plan_stopped() && !none.hands_over(1_000_000));
+    }
 
     #[test]
     fn measure_counts_only_what_its_closure_adds() {

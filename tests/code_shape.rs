@@ -202,6 +202,47 @@ fn is_cfg_test(toks: &[(Tok, usize)], k: usize) -> bool {
     toks.len() >= k + want.len() && toks[k..k + want.len()].iter().map(|t| &t.0).eq(want.iter())
 }
 
+/// The index just past the `#[cfg(test)]` item whose attribute starts at `k`: up to its `;` or
+/// its braces' end.
+fn past_test_item(toks: &[(Tok, usize)], k: usize) -> usize {
+    let mut j = k + 7;
+    while j < toks.len() && !matches!(toks[j].0, Tok::Punct('{') | Tok::Punct(';')) {
+        j += 1;
+    }
+    if toks.get(j).map(|t| &t.0) == Some(&Tok::Punct('{')) {
+        closing(toks, j) + 1
+    } else {
+        j + 1
+    }
+}
+
+/// The files of `files` that are modules declared under `#[cfg(test)]` (`#[cfg(test)] mod
+/// tests;` in `src/solve/policy.rs` is `src/solve/policy/tests.rs`), as paths from the root.
+fn test_module_files(files: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (rel, src) in files {
+        let toks = lex(src);
+        let dir = match rel.rsplit_once('/') {
+            Some((dir, "mod.rs" | "lib.rs")) => dir.to_string(),
+            _ => rel.trim_end_matches(".rs").to_string(),
+        };
+        for k in 0..toks.len() {
+            if !is_cfg_test(&toks, k) {
+                continue;
+            }
+            if let [(Tok::Word(m), _), (Tok::Word(name), _), (Tok::Punct(';'), _), ..] =
+                &toks[k + 7..]
+            {
+                if m == "mod" {
+                    out.push(format!("{dir}/{name}.rs"));
+                    out.push(format!("{dir}/{name}/mod.rs"));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The functions of a source outside `#[cfg(test)]` items, as (name, first line, lines).
 fn functions(src: &str) -> Vec<(String, usize, usize)> {
     let toks = lex(src);
@@ -209,16 +250,8 @@ fn functions(src: &str) -> Vec<(String, usize, usize)> {
     let mut k = 0;
     while k < toks.len() {
         if is_cfg_test(&toks, k) {
-            // Skip the item the attribute applies to: up to its `;` or its braces' end.
-            let mut j = k + 7;
-            while j < toks.len() && !matches!(toks[j].0, Tok::Punct('{') | Tok::Punct(';')) {
-                j += 1;
-            }
-            k = if toks.get(j).map(|t| &t.0) == Some(&Tok::Punct('{')) {
-                closing(&toks, j) + 1
-            } else {
-                j + 1
-            };
+            // Skip the item the attribute applies to.
+            k = past_test_item(&toks, k);
             continue;
         }
         if toks[k].0 == Tok::Word("fn".into()) {
@@ -406,15 +439,7 @@ fn outside_tests(toks: &[(Tok, usize)]) -> Vec<(Tok, usize)> {
     let mut k = 0;
     while k < toks.len() {
         if is_cfg_test(toks, k) {
-            let mut j = k + 7;
-            while j < toks.len() && !matches!(toks[j].0, Tok::Punct('{') | Tok::Punct(';')) {
-                j += 1;
-            }
-            k = if toks.get(j).map(|t| &t.0) == Some(&Tok::Punct('{')) {
-                closing(toks, j) + 1
-            } else {
-                j + 1
-            };
+            k = past_test_item(toks, k);
             continue;
         }
         out.push(toks[k].clone());
@@ -800,5 +825,71 @@ fn no_files_import_each_other() {
         cycles.is_empty(),
         "files of src/ that import each other (each with the line of its import of the next):\n{}",
         cycles.join("\n")
+    );
+}
+
+/// The rooms where no clock may be read: the planner, the encoders and the policy decide by
+/// counted work ([`hextris::work`]), so that a longer run does first what a shorter one does.
+/// Only the executor and `src/solve/budget.rs` turn seconds into work; a stop check against a
+/// deadline handed in (`crate::stop::passed`) is no reading of the clock here.
+const CLOCKLESS: &[&str] = &["src/plan", "src/encode", "src/solve/policy"];
+
+/// Where a file of [`CLOCKLESS`] reads the clock (`Instant::now`, `SystemTime::now`, or
+/// `.elapsed()`) outside its tests: none.
+#[test]
+fn the_search_reads_no_clock() {
+    let all = sources("src");
+    let tests = test_module_files(&all);
+    let mut wrong = Vec::new();
+    for (rel, src) in &all {
+        let clockless = CLOCKLESS
+            .iter()
+            .any(|room| rel == &format!("{room}.rs") || rel.starts_with(&format!("{room}/")));
+        if !clockless || tests.contains(rel) {
+            continue;
+        }
+        let toks = outside_tests(&lex(src));
+        for w in toks.windows(4) {
+            match w {
+                [(Tok::Word(t), line), (Tok::Punct(':'), _), (Tok::Punct(':'), _), (Tok::Word(f), _)]
+                    if (t == "Instant" || t == "SystemTime") && f == "now" =>
+                {
+                    wrong.push(format!("{rel}:{line} reads {t}::now"));
+                }
+                [(Tok::Punct('.'), line), (Tok::Word(f), _), (Tok::Punct('('), _), (Tok::Punct(')'), _)]
+                    if f == "elapsed" =>
+                {
+                    wrong.push(format!("{rel}:{line} reads .elapsed()"));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the search reads the clock (decide by counted work; see src/work.rs):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The clock test's scanner finds what it looks for, and skips test items and test files.
+#[test]
+fn the_clock_scanner_sees_reads_outside_tests_only() {
+    let src = "fn f() { let t = std::time::Instant::now(); t.elapsed(); }\n#[cfg(test)]\nmod tests { fn g() { Instant::now(); } }\n#[cfg(test)]\nmod more;\n";
+    let toks = outside_tests(&lex(src));
+    let words: Vec<&str> = toks
+        .iter()
+        .filter_map(|(t, _)| match t {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(words.iter().filter(|w| **w == "now").count(), 1);
+    assert_eq!(words.iter().filter(|w| **w == "elapsed").count(), 1);
+    assert!(!words.contains(&"g"));
+    let files = vec![("src/a/b.rs".to_string(), src.to_string())];
+    assert_eq!(
+        test_module_files(&files),
+        vec!["src/a/b/more.rs", "src/a/b/more/mod.rs"]
     );
 }

@@ -317,7 +317,7 @@ fn a_kept_opening_is_not_spelt_again() {
                     },
                     mode,
                     None,
-                    0.0,
+                    &hextris::work::Cut::NONE,
                 );
                 assert!(after.starts_with(opening));
                 let e = evaluate(&p, seed, &after, &phrases);

@@ -24,7 +24,7 @@ pub use phrases::{Dropped, Phrase, PhraseTable, Word};
 
 use crate::engine::{Command, Phrases, Problem};
 use crate::plan::{Bfs, LockKey, Plan, Sim, State, Tables, UnitSpace};
-use crate::work::Op;
+use crate::work::{Cut, Op};
 use comps::Comps;
 use std::time::Instant;
 use unit::{Job, UnitGeometry};
@@ -34,10 +34,6 @@ use walk::Spelt;
 /// that adding the gains of any path to it stays far below every possible value, and far
 /// enough above `i32::MIN` that it never overflows.
 pub const NEG: i32 = i32::MIN / 4;
-
-/// Margin on the greedy encoder's expected time for the units left, when a late DP encoding
-/// hands over to it (see [`Encoder::encode_after`]).
-const HANDOVER_MARGIN: f64 = 2.0;
 
 /// The opening of a game kept from another: its first `units` placements, already spelt as
 /// `text` (see [`crate::plan::text_of_opening`]). The default keeps nothing.
@@ -162,7 +158,7 @@ impl<'a> Encoder<'a> {
     }
 
     /// Spells `plan` with any `mode` (see [`Encoder::encode_after`] for `opening`, `deadline` and
-    /// `greedy_unit`) and says which mode spelt it. [`Mode::Chars`] needs the character
+    /// `cut`) and says which mode spelt it. [`Mode::Chars`] needs the character
     /// encoder's tables `chars`; when it cannot finish before the deadline, the plan is spelt
     /// with [`Mode::Dp`] instead (which ends early rather than not at all). The other modes
     /// ignore `chars`.
@@ -176,7 +172,7 @@ impl<'a> Encoder<'a> {
         mode: Mode,
         chars: Option<&CharTables>,
         deadline: Option<Instant>,
-        greedy_unit: f64,
+        cut: &Cut,
     ) -> Spelling {
         let mut stats = CharStats::default();
         if mode == Mode::Chars {
@@ -187,7 +183,7 @@ impl<'a> Encoder<'a> {
         }
         let mode = if mode == Mode::Chars { Mode::Dp } else { mode };
         Spelling {
-            text: self.encode_after(plan, opening, mode, deadline, greedy_unit),
+            text: self.encode_after(plan, opening, mode, deadline, cut),
             mode,
             stats,
         }
@@ -197,16 +193,16 @@ impl<'a> Encoder<'a> {
     /// ends early (a valid, shorter game). Plain paths spell the first unit whatever the time
     /// (one short search), so that a plan never gives an empty answer.
     pub fn encode(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
-        self.encode_after(plan, Opening::default(), mode, deadline, 0.0)
+        self.encode_after(plan, Opening::default(), mode, deadline, &Cut::NONE)
     }
 
     /// As [`Encoder::encode`], with two more options. The plan's first `opening.units`
     /// placements are taken as spelt by `opening.text` (the caller's promise: that text locks
     /// exactly them), so that only the rest is spelt; the phrases the opening holds count as
-    /// used. And the DP encoder hands over to the greedy one (several times faster) once the time
-    /// left before `deadline` falls below what the greedy one would need for the units left, at
-    /// `greedy_unit` seconds a unit (with a margin): a DP encoding that runs late then still
-    /// spells a whole game instead of ending it early. 0 never hands over.
+    /// used. And the DP encoder hands over to the greedy one (several times faster) once the work
+    /// left before the task's horizon falls below what the greedy one would need for the units
+    /// left ([`Cut::hands_over`], in counted work): a DP encoding that runs late then still
+    /// spells a whole game instead of ending it early. [`Cut::NONE`] never hands over.
     ///
     /// The modes that spell unit by unit: [`Mode::Chars`], which spells the whole game at once
     /// and may not finish, is [`Encoder::spell`]'s or [`Encoder::encode_chars_after`]'s.
@@ -219,7 +215,7 @@ impl<'a> Encoder<'a> {
         opening: Opening,
         mode: Mode,
         deadline: Option<Instant>,
-        greedy_unit: f64,
+        cut: &Cut,
     ) -> String {
         // The buffers are sized by the board's state count; on a large board filling them anew
         // costs more than spelling a unit, so each thread keeps its own between encodings.
@@ -227,10 +223,10 @@ impl<'a> Encoder<'a> {
             static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
         }
         BUFFERS.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut b) => self.encode_with(plan, opening, mode, deadline, greedy_unit, &mut b),
+            Ok(mut b) => self.encode_with(plan, opening, mode, deadline, cut, &mut b),
             Err(_) => {
                 let mut b = Buffers::default();
-                self.encode_with(plan, opening, mode, deadline, greedy_unit, &mut b)
+                self.encode_with(plan, opening, mode, deadline, cut, &mut b)
             }
         })
     }
@@ -241,7 +237,7 @@ impl<'a> Encoder<'a> {
         opening: Opening,
         mode: Mode,
         deadline: Option<Instant>,
-        greedy_unit: f64,
+        cut: &Cut,
         b: &mut Buffers,
     ) -> String {
         assert!(
@@ -271,11 +267,8 @@ impl<'a> Encoder<'a> {
             if crate::stop::passed(deadline) && !first_plain {
                 break;
             }
-            if let (Mode::Dp, Some(d), true) = (mode, deadline, greedy_unit > 0.0) {
-                let left = d.saturating_duration_since(Instant::now()).as_secs_f64();
-                if left < (units - u) as f64 * greedy_unit * HANDOVER_MARGIN {
-                    mode = Mode::Greedy;
-                }
+            if mode == Mode::Dp && cut.hands_over(units - u) {
+                mode = Mode::Greedy;
             }
             let space = &self.tables.spaces[pl.unit];
             // Plain paths search the rows from the spawn down to the lock's; the other
@@ -714,6 +707,30 @@ mod mode_tests {
         assert_eq!(Mode::of_tag(""), None);
     }
 
+    /// A DP spelling hands over to the greedy encoder by the task's counted work: with no work
+    /// left before its horizon it spells greedily from the first unit; with plenty, it spells
+    /// as without a cut.
+    #[test]
+    fn a_dp_spelling_hands_over_by_counted_work() {
+        let setup = test_util::Setup::new(include_str!("../../problems/sample_hex.json"));
+        let encoder = setup.encoder();
+        let plan = setup.greedy_plan(setup.problem.seeds[0]);
+        let open = Opening::default();
+        let late = Cut::starting_now(0.0, 0.0, 1e-6);
+        let greedy = encoder.encode(&plan, Mode::Greedy, None);
+        let dp = encoder.encode(&plan, Mode::Dp, None);
+        assert_ne!(greedy, dp, "the test needs a plan the two spell apart");
+        assert_eq!(
+            encoder.encode_after(&plan, open, Mode::Dp, None, &late),
+            greedy
+        );
+        let early = Cut::starting_now(1e9, 0.0, 1e-6);
+        assert_eq!(
+            encoder.encode_after(&plan, open, Mode::Dp, None, &early),
+            dp
+        );
+    }
+
     /// `spell` with [`Mode::Chars`] gives the character encoder's text and says so; past its
     /// deadline it gives the DP encoder's (ended early) and says that; the other modes give
     /// `encode_after`'s text under their own name.
@@ -723,15 +740,15 @@ mod mode_tests {
         let (encoder, ct) = (setup.encoder(), setup.char_tables());
         let plan = setup.greedy_plan(setup.problem.seeds[0]);
         let open = Opening::default();
-        let chars = encoder.spell(&plan, open, Mode::Chars, Some(&ct), None, 0.0);
+        let chars = encoder.spell(&plan, open, Mode::Chars, Some(&ct), None, &Cut::NONE);
         let by_chars = encoder.encode_chars(&ct, &plan, None, &mut CharStats::default());
         assert_eq!((chars.mode, Some(chars.text)), (Mode::Chars, by_chars));
         let past = Some(Instant::now() - Duration::from_secs(1));
-        let late = encoder.spell(&plan, open, Mode::Chars, Some(&ct), past, 0.0);
+        let late = encoder.spell(&plan, open, Mode::Chars, Some(&ct), past, &Cut::NONE);
         assert_eq!(late.mode, Mode::Dp);
         assert_eq!(late.text, encoder.encode(&plan, Mode::Dp, past));
         for m in [Mode::Plain, Mode::Greedy, Mode::Dp] {
-            let s = encoder.spell(&plan, open, m, None, None, 0.0);
+            let s = encoder.spell(&plan, open, m, None, None, &Cut::NONE);
             assert_eq!((s.mode, s.text), (m, encoder.encode(&plan, m, None)));
         }
     }

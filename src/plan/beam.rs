@@ -163,14 +163,12 @@ fn plan_with(
     let mut step = cfg.prefix.len();
     while step < units.len() {
         let unit = units[step];
-        if crate::stop::passed(cfg.deadline) {
+        if crate::stop::passed(cfg.deadline) || cfg.cut.plan_stopped() {
             truncated = true;
             break;
         }
         let space = &tables.spaces[unit];
-        let narrow = cfg
-            .narrow_at
-            .is_some_and(|t| std::time::Instant::now() >= t);
+        let narrow = cfg.cut.narrows();
         revive.snap(step, &beam);
         let (width, made, branch) = revive.shape(step, shape).at(narrow, stateful);
         revive.count(width);

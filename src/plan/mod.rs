@@ -242,9 +242,11 @@ pub struct PlanConfig {
     pub rng_seed: u64,
     /// Stop planning (the plan ends early, still valid) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
-    /// Past this instant a beam narrows to its best partial game and finishes it greedily, so
-    /// that a wide search still ends with a whole game when time runs short.
-    pub narrow_at: Option<std::time::Instant>,
+    /// Where the task's counted work cuts the planning short: a beam narrows to its best
+    /// partial game and finishes it greedily once the work left before its horizon falls below
+    /// the cut's lead, so that a wide search still ends with a whole game when time runs short;
+    /// the quick answer's plan stops at the cut's `plan_stop`. [`crate::work::Cut::NONE`]: never.
+    pub cut: crate::work::Cut,
     /// Placements the game starts with (the first units of the source, as given): the search
     /// plans the rest. Empty for a whole game.
     pub prefix: Vec<Placement>,
@@ -264,7 +266,7 @@ impl PlanConfig {
             weights,
             rng_seed,
             deadline: None,
-            narrow_at: None,
+            cut: crate::work::Cut::NONE,
             prefix: Vec::new(),
             carry: 0,
             revive_budget: 0,

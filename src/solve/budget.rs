@@ -7,16 +7,21 @@
 //!   budgets end ([`checkpoints`]), and the horizons a round must fit before ([`horizons`]);
 //! - the lanes a seed runs on ([`Preset::lanes`]) and the widest beam the memory allows
 //!   ([`memory_width`], [`Preset::width_cap`]);
-//! - each task's deadlines, from the policy's [`Timing`]: the quick answer's planning
-//!   ([`quick_plan_until`]), a late beam's narrowing ([`narrow_at`]), whether the quick answer's
-//!   greedy spelling fits ([`greedy_fits`], asked by the policy's `fitting`), and the late quick
-//!   answers after a stop ([`stop_grace`]).
+//! - what fits before a horizon, each rule against the first horizon it serves (a longer run
+//!   starts nothing a shorter one refused): a round of search ([`room`]), an exhaustive search
+//!   ([`exhaust_fits`]), the quick answer's greedy spelling ([`greedy_fits`]), and the horizon a
+//!   round is planned for as seconds before the deadline ([`before_deadline`]);
+//! - each task's cut, from the policy's [`Timing`]: the seconds left before its round's horizon
+//!   turned into counted work at the host's speed ([`cut`], [`quick_cut`]: where the quick
+//!   answer's planning stops, a late beam narrows, a late DP spelling hands over), and the late
+//!   quick answers after a stop ([`stop_grace`]).
 //!
 //! Every constant is a field of [`SearchOptions`] (`src/solve/search.json`). A run by attempts
 //! has no deadline: none of these rules reads the clock for it, so its answers are the same on
 //! any machine and any number of threads.
 
 use super::options::SearchOptions;
+use crate::work::Cut;
 use std::time::{Duration, Instant};
 
 /// What the solver may spend.
@@ -186,43 +191,70 @@ pub fn horizons(checkpoints: &[f64], left: f64) -> Vec<f64> {
     h
 }
 
-/// Times the executor needs for a seed's deadlines, in seconds of the machine at hand (the
-/// policy learns them: [`super::policy::Policy::timing`]).
+/// The seconds a round may be predicted to take to end before a horizon `left` seconds away:
+/// the time left over [`SearchOptions::fit_margin`] (the machine may run slower than predicted).
+pub fn room(left: f64, o: &SearchOptions) -> f64 {
+    left / o.fit_margin
+}
+
+/// The horizon `left` seconds away as seconds before the deadline (the last of `lefts`, the
+/// horizons' seconds left in increasing order), rounded to the microsecond so that a horizon
+/// reads the same whenever a round is picked ([`super::policy::Round::horizon`]).
+pub fn before_deadline(lefts: &[f64], left: f64) -> f64 {
+    let deadline = lefts.last().copied().unwrap_or(0.0);
+    ((deadline - left).max(0.0) * 1e6).round() / 1e6
+}
+
+/// Whether an exhaustive search predicted to take `seconds` is wanted: it fits before the first
+/// horizon of `lefts`, where the shortest run it serves ends. A longer run must not start what
+/// a shorter one refused, or its games at the shorter one's end would differ.
+pub fn exhaust_fits(seconds: f64, lefts: &[f64], o: &SearchOptions) -> bool {
+    seconds <= room(lefts.first().copied().unwrap_or(0.0), o)
+}
+
+/// What the executor needs for a seed's cuts ([`Cut`]), in counted work, and the host's speed
+/// that turns the seconds left before a horizon into work (the policy learns them:
+/// [`super::policy::Policy::timing`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Timing {
-    /// A late beam narrows this long before the deadline, to finish greedily and be spelt.
+    /// A late beam narrows once the work left before its horizon falls below this many work
+    /// seconds, to finish greedily and be spelt.
     pub narrow_lead: f64,
-    /// The greedy encoder's seconds per unit: a late DP encoding hands over to it.
+    /// The greedy encoder's work seconds per unit: a late DP encoding hands over to it.
     pub greedy_unit: f64,
+    /// Seconds of the machine at hand per work second (1 on a virtual clock, and before any
+    /// measure).
+    pub speed: f64,
 }
 
-/// The longest lead a beam narrows by, in seconds: a longer one (an estimate gone wild) narrows
-/// at once all the same, and a [`Duration`] cannot hold an infinite one.
-const LONGEST_LEAD: f64 = 1e6;
-
-/// When a beam planned for a run ending at `deadline` narrows to its best game, to finish
-/// greedily and be spelt in time.
-pub fn narrow_at(deadline: Instant, timing: &Timing) -> Instant {
-    let lead = Duration::from_secs_f64(timing.narrow_lead.min(LONGEST_LEAD));
-    deadline.checked_sub(lead).unwrap_or(deadline)
+/// The cut of a task starting now, `left` seconds before its round's horizon (on a virtual
+/// clock, work seconds): the seconds become work at the host's speed, here alone, once; the
+/// task then narrows and hands over by its own counted work ([`Cut`]).
+pub fn cut(left: f64, timing: &Timing) -> Cut {
+    let work = left.max(0.0) / timing.speed.max(1e-9);
+    Cut::starting_now(work, timing.narrow_lead, timing.greedy_unit)
 }
 
-/// Until when a quick answer starting `now` may plan, `left` seconds before the deadline, with
-/// `workers` workers and `unanswered` seeds still without an answer: each of those gets its part
-/// of the time left, of which its quick answer plans in [`SearchOptions::quick_plan_share`], so
-/// that it can still be spelt.
-pub fn quick_plan_until(
-    now: Instant,
+/// The cut of a quick answer starting now, `left` seconds before its horizon, with `workers`
+/// workers and `unanswered` seeds still without an answer: each of those gets its part of the
+/// time left, of which its quick answer plans in [`SearchOptions::quick_plan_share`], so that
+/// it can still be spelt. It neither narrows (a width-1 beam) nor hands over (plain paths).
+pub fn quick_cut(
     left: f64,
     workers: usize,
     unanswered: usize,
+    timing: &Timing,
     o: &SearchOptions,
-) -> Instant {
+) -> Cut {
     let part = left * (workers as f64 / unanswered.max(1) as f64).min(1.0);
-    now + Duration::from_secs_f64(part * o.quick_plan_share)
+    let mut c = cut(left, timing);
+    c.plan_stop = part * o.quick_plan_share / timing.speed.max(1e-9);
+    c.narrow_lead = 0.0;
+    c.greedy_unit = 0.0;
+    c
 }
 
-/// Whether the quick answer's greedy spelling fits before the deadline, `left` seconds away:
+/// Whether the quick answer's greedy spelling fits before the first horizon, `left` seconds away:
 /// [`SearchOptions::greedy_units_left`] units of the largest unit space (`unit_states` states)
 /// at [`SearchOptions::spell_state_seconds`] per state, since the encoder stops only after the
 /// unit in hand. `behind_quick`: it runs on the lane of the quick answer, after it, which may

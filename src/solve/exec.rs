@@ -21,6 +21,7 @@ use super::policy::{GameId, Policy, Report, Round, SeedSetup, Task};
 use super::tasks::{GameData, SeedTasks};
 use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
+use crate::work::Cut;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -98,6 +99,7 @@ impl Shared {
             base,
             timing: self.policy.timing(seed),
             until: flight.until,
+            horizon: flight.round.horizon,
         }
     }
 }
@@ -118,6 +120,8 @@ struct Queued {
     timing: Timing,
     /// Its deadline ([`Flight::until`]).
     until: Option<Instant>,
+    /// Its round's horizon, in seconds before the deadline ([`Round::horizon`]).
+    horizon: Option<f64>,
 }
 
 /// A run of the solver over some problems.
@@ -290,6 +294,8 @@ impl<'a> Executor<'a> {
     /// reads the real clock, so the run is the same on any machine and under any load.
     fn work_virtually(&self, budget: f64) {
         let mut now = 0.0;
+        // The checkpoints announced to the progress so far.
+        let mut announced = 0;
         // Tasks running: (virtual end, seed, task index, report, game).
         let mut running: Vec<(f64, usize, usize, Report, Option<GameData>)> = Vec::new();
         loop {
@@ -297,7 +303,9 @@ impl<'a> Executor<'a> {
             while running.len() < self.workers && !crate::stop::requested() {
                 if let Some((seed, index)) = shared.queue.pop_front() {
                     let q = shared.queued(seed, index);
-                    let (mut report, game) = self.run_task(seed, &q, 0);
+                    // The horizon falls this many work seconds of the virtual clock after now.
+                    let left = q.horizon.map(|before| (budget - before - now).max(0.0));
+                    let (mut report, game) = self.run_task(seed, &q, 0, left);
                     report.plan_seconds = report.plan_work * report.plans as f64;
                     report.spell_seconds = report.spell_work;
                     running.push((now + report.work(), seed, index, report, game));
@@ -315,9 +323,11 @@ impl<'a> Executor<'a> {
             let Some(first) =
                 (0..running.len()).min_by(|&a, &b| running[a].0.total_cmp(&running[b].0))
             else {
+                self.announce(&mut announced, budget, f64::INFINITY);
                 return;
             };
             let (end, seed, index, mut report, mut game) = running.swap_remove(first);
+            self.announce(&mut announced, budget, end);
             now = end;
             if end > budget {
                 report.outcome = super::policy::Outcome::Unfinished;
@@ -327,6 +337,20 @@ impl<'a> Executor<'a> {
                 drop(shared);
                 self.progress.improved(self.seeds[seed].problem, &r);
             }
+        }
+    }
+
+    /// On a virtual clock: tells the progress of each checkpoint (the first `announced` of the
+    /// run's, largest first, are told already) that falls before `end`, the end of the next task
+    /// whose report is filed, so that the answers it sees then are the run's at the checkpoint.
+    fn announce(&self, announced: &mut usize, budget: f64, end: f64) {
+        let checkpoints = &self.cfg.checkpoints;
+        while let Some(&before) = checkpoints.get(*announced) {
+            if budget - before >= end {
+                break;
+            }
+            self.progress.checkpoint(before);
+            *announced += 1;
         }
     }
 
@@ -341,7 +365,8 @@ impl<'a> Executor<'a> {
                 let q = shared.queued(seed, index);
                 let unanswered = shared.policy.unanswered();
                 drop(shared);
-                let (report, game) = self.run_task(seed, &q, unanswered);
+                let left = q.until.map(seconds_to);
+                let (report, game) = self.run_task(seed, &q, unanswered, left);
                 shared = self.shared.lock().expect("no worker panics");
                 shared.running -= 1;
                 let improved = self.take_report(&mut shared, seed, index, report, game);
@@ -415,18 +440,24 @@ impl<'a> Executor<'a> {
         self.wake.notify_all();
     }
 
-    /// Runs one task, with the game it starts from.
-    fn run_task(&self, seed: usize, q: &Queued, unanswered: usize) -> (Report, Option<GameData>) {
+    /// Runs one task, with the game it starts from, `left` seconds before its round's horizon
+    /// (on a virtual clock, work seconds; `None` without a horizon): the task's [`Cut`].
+    fn run_task(
+        &self,
+        seed: usize,
+        q: &Queued,
+        unanswered: usize,
+        left: Option<f64>,
+    ) -> (Report, Option<GameData>) {
         let (task, base, timing) = (&q.task, q.base.as_deref(), q.timing);
         let t = self.tasks_of(seed, q.until);
         match task {
             Task::Quick { id } => {
-                let plan_until = q.until.map(|until| {
-                    let o = &self.cfg.search;
-                    let left = seconds_to(until);
-                    budget::quick_plan_until(Instant::now(), left, self.workers, unanswered, o)
+                let o = &self.cfg.search;
+                let cut = left.map_or(Cut::NONE, |left| {
+                    budget::quick_cut(left, self.workers, unanswered, &timing, o)
                 });
-                let (r, g) = t.quick(*id, plan_until);
+                let (r, g) = t.quick(*id, &cut);
                 (r, Some(g))
             }
             Task::SpellGreedy { game } => match base {
@@ -440,8 +471,8 @@ impl<'a> Executor<'a> {
                 None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
-                let narrow_at = q.until.map(|d| budget::narrow_at(d, &timing));
-                t.attempt(a, base, None, narrow_at, timing.greedy_unit)
+                let cut = left.map_or(Cut::NONE, |left| budget::cut(left, &timing));
+                t.attempt(a, base, &cut)
             }
             &Task::Exhaust {
                 id,
@@ -532,7 +563,7 @@ impl<'a> Executor<'a> {
             missing
                 .par_iter()
                 .zip(tasks.par_iter())
-                .map(|(&i, t)| (i, t.quick_after_stop(grace)))
+                .map(|(&i, t)| (i, t.quick_after_stop()))
                 .collect()
         };
         let mut best = std::mem::take(&mut shared.best);

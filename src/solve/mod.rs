@@ -163,6 +163,12 @@ pub trait Progress: Sync {
     /// A seed of `problems[problem]` has a better answer than before (its first, at its quick
     /// answer).
     fn improved(&self, _problem: usize, _result: &SeedResult) {}
+    /// On a virtual clock ([`Budget::Virtual`]): the clock reached the checkpoint `before` work
+    /// seconds before the end of the budget (one of [`SolveConfig::checkpoints`]). Every
+    /// report of a task that ended by then has been filed, and none of a task that ended
+    /// later: the answers so far are the run's at that checkpoint, which a run of the shorter
+    /// budget must equal.
+    fn checkpoint(&self, _before: f64) {}
     /// A seed of `problems[problem]` is solved: its final answer, at the end of the run.
     fn seed_done(&self, problem: usize, result: &SeedResult);
 }

@@ -84,9 +84,6 @@ pub struct SearchOptions {
     /// game, times the character encoder's factor: a game whose spelling was cheap (a short
     /// one, or one cut from another) still costs the character encoder its tables.
     pub polish_least_share: f64,
-    /// The character encoder's factor (its work over the DP encoder's) is multiplied by this
-    /// when a polish ran out of time: the estimate was too low.
-    pub chars_factor_unfinished: f64,
     /// The most the character encoder's factor may be measured at: a game the DP encoder spelt
     /// in next to no work would otherwise make it endless.
     pub max_chars_factor: f64,
@@ -301,7 +298,6 @@ impl SearchOptions {
             ("beam_memory_share", self.beam_memory_share),
             ("greedy_units_left", self.greedy_units_left),
             ("polish_least_share", self.polish_least_share),
-            ("chars_factor_unfinished", self.chars_factor_unfinished),
             ("max_chars_factor", self.max_chars_factor),
             ("clock_least_work", self.clock_least_work),
             ("clock_trusted_work", self.clock_trusted_work),

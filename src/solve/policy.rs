@@ -350,9 +350,10 @@ fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons) -> Option<Fitted> {
     }
 }
 
-/// Whether `p` is an exhaustive search that does not fit before the deadline: it is then not
-/// wanted (the seed is searched as any other; a short budget cannot promise what a long one
-/// finds there), and the seed marked so that its next proposal is another rule's.
+/// Whether `p` is an exhaustive search that does not fit before the first horizon
+/// ([`super::budget::exhaust_fits`]): it is then not wanted (the seed is searched as any other;
+/// a longer run must not start what the shortest run it serves refused), and the seed marked so
+/// that its next proposal is another rule's.
 fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal) -> bool {
     let Some(lefts) = left else {
         return false;
@@ -360,8 +361,7 @@ fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal)
     if !p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
         return false;
     }
-    let deadline = lefts.last().copied().unwrap_or(0.0);
-    let fits = s.seconds(p.cost, ctx.o) <= deadline / ctx.o.fit_margin;
+    let fits = super::budget::exhaust_fits(s.seconds(p.cost, ctx.o), lefts, ctx.o);
     if !fits {
         s.exhausted = true;
     }
@@ -374,35 +374,33 @@ type Fitted = (seed::Proposal, Option<f64>);
 
 /// Proposal `p` of seed `s` if it fits before a horizon (see [`fitting`]). The quick answer always
 /// runs: a seed must be answered. Its greedy spelling runs where one unit's spelling fits before
-/// the deadline ([`super::budget::greedy_fits`]): else it is left out, and a round of it alone
-/// does not fit. An exhaustive search that gets here fits before the deadline ([`skip_exhaust`]):
-/// it runs whole.
+/// the first horizon ([`super::budget::greedy_fits`]): else it is left out, and a round of it
+/// alone does not fit. An exhaustive search that gets here fits before the first horizon
+/// ([`skip_exhaust`]): it runs whole.
 ///
 /// With the proposal, the horizon its tasks take as their deadline ([`Round::horizon`]): the
-/// quick answer and its greedy spelling the first (the shorter runs play them too), an
-/// exhaustive search the deadline (only a run it fits plays it), a round of search the first it
-/// fits before.
+/// first for the quick answer, its greedy spelling and an exhaustive search (the shorter runs
+/// play them too), the first it fits before for a round of search. Every rule compares against
+/// the first horizon it serves, so that a longer run starts nothing a shorter one refused.
 fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option<Fitted> {
     let Some(lefts) = left else {
         return Some((p, None));
     };
     let o = ctx.o;
-    let deadline = lefts.last().copied().unwrap_or(0.0);
-    // Seconds before the deadline, the same whenever the round is picked.
-    let before = |h: f64| Some(((deadline - h).max(0.0) * 1e6).round() / 1e6);
+    let before = |h: f64| Some(super::budget::before_deadline(lefts, h));
+    let first = lefts.first().copied().unwrap_or(0.0);
     if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
-        return Some((p, before(deadline)));
+        return Some((p, before(first)));
     }
     if s.stage != Stage::Search {
         let behind = s.stage == Stage::Quick;
-        if !super::budget::greedy_fits(s.setup.unit_states, deadline, behind, o) {
+        if !super::budget::greedy_fits(s.setup.unit_states, first, behind, o) {
             p.tasks.retain(|t| !matches!(t, Task::SpellGreedy { .. }));
         }
-        let first = lefts.first().copied().unwrap_or(deadline);
         return (!p.tasks.is_empty()).then(|| (p, before(first)));
     }
     lefts.iter().find_map(|&h| {
-        let l = h / o.fit_margin;
+        let l = super::budget::room(h, o);
         let round = if s.seconds(p.cost, o) <= l {
             Some(p.clone())
         } else {
@@ -456,23 +454,26 @@ impl Policy {
         self.seeds[seed].games.planned
     }
 
-    /// The seed's timing for its deadlines.
+    /// The seed's timing for its cuts: the leads in work seconds, and the slower of the host's
+    /// two learnt speeds (planning, spelling), which the executor turns seconds into work with.
     pub fn timing(&self, seed: usize) -> Timing {
         let s = &self.seeds[seed];
         let o = &self.opts;
-        let (plan, spell) = (s.plan_clock.speed(o), s.spell_clock.speed(o));
+        let speed = s.plan_clock.speed(o).max(s.spell_clock.speed(o));
         match &s.costs {
             None => Timing {
                 narrow_lead: 0.0,
                 greedy_unit: 0.0,
+                speed,
             },
             Some(c) => {
                 let units = c.units.max(1.0);
                 let greedy = c.greedy.unwrap_or(c.plain * o.first_spell_factor);
                 let source = s.setup.source.max(1) as f64;
                 Timing {
-                    narrow_lead: (c.encode * spell + c.per_unit * source * plan) * o.narrow_margin,
-                    greedy_unit: greedy / units * spell,
+                    narrow_lead: (c.encode + c.per_unit * source) * o.narrow_margin,
+                    greedy_unit: greedy / units,
+                    speed,
                 }
             }
         }

@@ -13,6 +13,7 @@ use super::{Prepared, SeedResult, SolveConfig};
 use crate::encode::{CharStats, Encoder, Mode, Opening};
 use crate::engine::{evaluate, Problem};
 use crate::plan::{plan_of_text, text_of_opening, Plan, PlanConfig};
+use crate::work::Cut;
 use std::time::Instant;
 
 /// A game in hand: its plan and the best text found for it.
@@ -125,8 +126,7 @@ impl SeedTasks<'_> {
         base: Option<&GameData>,
         opening: Option<&str>,
         k: usize,
-        plan_until: Option<Instant>,
-        narrow_at: Option<Instant>,
+        cut: &Cut,
     ) -> Plan {
         let valuer = if a.chars_valuer {
             Valuer::Chars
@@ -142,8 +142,8 @@ impl SeedTasks<'_> {
         let pc = PlanConfig {
             weights: self.cfg.systems[a.system].1.clone(),
             rng_seed: a.id as u64 + ((k as u64) << 32),
-            deadline: plan_until.or(self.deadline),
-            narrow_at,
+            deadline: self.deadline,
+            cut: *cut,
             prefix,
             carry: 0,
             revive_budget: a.revive,
@@ -167,17 +167,14 @@ impl SeedTasks<'_> {
     }
 
     /// Plans `a` (the best predicted of its screen's tries) and spells it, unless its predicted
-    /// score falls short of the screen's least. `base` is the game it re-plans, if any;
-    /// `plan_until` stops the planner early (the quick answer), `narrow_at` narrows a late
-    /// beam, `greedy_unit` is the greedy encoder's seconds per unit for a late DP encoding's
-    /// handover.
+    /// score falls short of the screen's least. `base` is the game it re-plans, if any; `cut`
+    /// says, in counted work, where the planner stops early (the quick answer), where a late beam
+    /// narrows and where a late DP spelling hands over to the greedy encoder.
     pub fn attempt(
         &self,
         a: &Attempt,
         base: Option<&GameData>,
-        plan_until: Option<Instant>,
-        narrow_at: Option<Instant>,
-        greedy_unit: f64,
+        cut: &Cut,
     ) -> (Report, Option<GameData>) {
         let kept = a.base.map_or(0, |(_, cut)| cut);
         let base_text = base.map_or("", |b| b.result.solution.as_str());
@@ -192,7 +189,7 @@ impl SeedTasks<'_> {
                 if plans > 0 && crate::stop::passed(self.deadline) {
                     break;
                 }
-                let plan = self.plan(a, base, kept_text, plans, plan_until, narrow_at);
+                let plan = self.plan(a, base, kept_text, plans, cut);
                 plans += 1;
                 let value = self.predicted(&plan, screen.rate);
                 if best.as_ref().is_none_or(|(v, _)| value > *v) {
@@ -231,7 +228,7 @@ impl SeedTasks<'_> {
         }
         let opening = kept_text.map_or_else(Opening::default, |text| Opening { units: kept, text });
         let ((text, spelling), spell_work, spell_seconds) =
-            timed(|| self.spell(&plan, opening, a.mode, greedy_unit));
+            timed(|| self.spell(&plan, opening, a.mode, cut));
         let result = self.result(
             text,
             format!(
@@ -266,18 +263,18 @@ impl SeedTasks<'_> {
 
     /// Spells a plan after its opening with `mode` (the character encoder hands over to the DP
     /// encoder when it cannot finish in time); says which mode spelt it.
-    fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, greedy_unit: f64) -> (String, Mode) {
+    fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, cut: &Cut) -> (String, Mode) {
         let chars = (mode == Mode::Chars).then(|| self.prep.chars(&self.cfg.table));
         let s = self
             .encoder
-            .spell(plan, opening, mode, chars, self.deadline, greedy_unit);
+            .spell(plan, opening, mode, chars, self.deadline, cut);
         (s.text, s.mode)
     }
 
-    /// The quick answer: a greedy plan made by `plan_until`, spelt with plain paths (an answer
+    /// The quick answer: a greedy plan made within `cut`'s `plan_stop`, spelt with plain paths (an answer
     /// in hand even on a board so large that one unit takes the spelling encoders seconds).
     /// The evaluator scores a partial game, so the answer is never empty while a unit can lock.
-    pub fn quick(&self, id: u32, plan_until: Option<Instant>) -> (Report, GameData) {
+    pub fn quick(&self, id: u32, cut: &Cut) -> (Report, GameData) {
         let a = Attempt {
             id,
             system: 0,
@@ -288,7 +285,7 @@ impl SeedTasks<'_> {
             chars_valuer: true,
             revive: 0,
         };
-        let (report, game) = self.attempt(&a, None, plan_until, None, 0.0);
+        let (report, game) = self.attempt(&a, None, cut);
         (
             report,
             game.expect("an attempt without a screen is always spelt"),
@@ -296,9 +293,10 @@ impl SeedTasks<'_> {
     }
 
     /// A quick answer after a stop, for a seed that had none: planned and spelt with plain
-    /// paths by `until`, the stop request set aside on this thread.
-    pub fn quick_after_stop(&self, until: Instant) -> SeedResult {
-        crate::stop::set_aside(|| self.quick(0, Some(until)).1.result)
+    /// paths by the tasks' deadline (the grace after the stop), the stop request set aside on
+    /// this thread.
+    pub fn quick_after_stop(&self) -> SeedResult {
+        crate::stop::set_aside(|| self.quick(0, &Cut::NONE).1.result)
     }
 
     /// Part `part` of `parts` of the seed's every game ([`crate::plan::every`], valued at `rate`
@@ -515,9 +513,14 @@ impl Exhaustive<'_, '_> {
         let plan = self.games[i];
         let ((text, mode, score), work) = crate::work::measure(|| {
             let chars = (mode == Mode::Chars).then(|| t.prep.chars(&t.cfg.table));
-            let s = t
-                .encoder
-                .spell(plan, Opening::default(), mode, chars, t.deadline, 0.0);
+            let s = t.encoder.spell(
+                plan,
+                Opening::default(),
+                mode,
+                chars,
+                t.deadline,
+                &Cut::NONE,
+            );
             let e = t.stages().evaluate(&s.text, &t.cfg.phrases);
             let score = if e.end.is_error() { 0 } else { e.score };
             (s.text, s.mode, score)

@@ -747,8 +747,12 @@ impl SeedState {
                     *g = s.clone();
                 }
             }
-            // Out of time: the estimate was too low.
-            _ => c.chars_factor *= o.chars_factor_unfinished,
+            // Cut at its horizon: the work it counted before the cut is a floor of what a
+            // whole polish costs (a counted measure, not the clock's verdict).
+            _ => {
+                let floor = (r.spell_work / g.spell_work.max(1e-9)).min(o.max_chars_factor);
+                c.chars_factor = c.chars_factor.max(floor);
+            }
         }
     }
 
