@@ -76,6 +76,19 @@ pub fn deadline(start: Instant, seconds: f64) -> crate::error::Result<Instant> {
         })
 }
 
+/// The run plan of a run of `seconds` from `start` ([`RunPlan::timed`]), or the usage error of
+/// [`deadline`] when its deadline cannot be represented.
+pub fn run_plan(
+    start: Instant,
+    seconds: f64,
+    virtual_clock: bool,
+    o: &crate::solve::SearchOptions,
+) -> crate::error::Result<crate::solve::budget::RunPlan> {
+    deadline(start, seconds)?;
+    crate::solve::budget::RunPlan::timed(start, seconds, virtual_clock, o)
+        .ok_or_else(|| crate::Error::Usage(format!("a time of {seconds} seconds is out of range")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

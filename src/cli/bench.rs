@@ -6,7 +6,6 @@
 use crate::engine::Problem;
 use crate::error::Result;
 use crate::io::load_problems;
-use crate::solve::budget;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -260,28 +259,36 @@ fn bench_budget(
         search,
         store,
     } = run;
+    // On the virtual clock, each problem's counted work beside the real seconds it took (one
+    // thread runs the whole virtual run): where the two part, the work counts miss work.
+    let virt = args.virtual_time;
     println!(
-        "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}",
-        "problem", "seeds", "move", "power", "score", "time"
+        "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}{}",
+        "problem",
+        "seeds",
+        "move",
+        "power",
+        "score",
+        "time",
+        if virt { "    work  real/work" } else { "" }
     );
+    let (mut all_work, mut all_seconds) = (0.0, 0.0);
     let mut total = 0u64;
     let mut scores = Vec::new();
     for (_, problem) in loaded.iter() {
         let start = Instant::now();
-        // The same share of the budget that play_icfp2015 keeps back for its output.
-        let end = crate::cli::args::deadline(start, time)? - budget::reserve(time, search);
+        // The run plan play_icfp2015 -t would make: its reserve and checkpoints on a clock,
+        // none on a virtual one.
+        let plan = crate::cli::args::run_plan(start, time, args.virtual_time, search)?;
         let probs: Vec<&Problem> = vec![problem];
         let results = crate::cli::solve::solve_on_pool(
             &probs,
             (*phrases).clone(),
-            end,
+            plan,
             crate::cli::solve::PoolOptions {
                 threads: args.threads,
                 systems: (*systems).clone(),
                 search: Some((*search).clone()),
-                virtual_seconds: args.virtual_time.then_some(time),
-                // As play_icfp2015 -t would: its reserve on a clock, none on a virtual one.
-                checkpoints: budget::checkpoints(time, !args.virtual_time, search),
                 ..Default::default()
             },
             &crate::solve::Silent,
@@ -290,14 +297,21 @@ fn bench_budget(
         let n = r.seeds.len().max(1) as u64;
         let mv: u64 = r.seeds.iter().map(|s| s.move_score).sum::<u64>() / n;
         let pw: u64 = r.seeds.iter().map(|s| s.power_score).sum::<u64>() / n;
+        let seconds = start.elapsed().as_secs_f64();
+        let work: f64 = r.seeds.iter().map(|s| s.work).sum();
+        (all_work, all_seconds) = (all_work + work, all_seconds + seconds);
+        let counted = if virt {
+            format!(" {work:>6.2}w {:>10.2}", seconds / work.max(1e-9))
+        } else {
+            String::new()
+        };
         println!(
-            "{:>7} {:>5} {:>9} {:>9} {:>9} {:>6.2}s",
+            "{:>7} {:>5} {:>9} {:>9} {:>9} {seconds:>6.2}s{counted}",
             r.problem_id,
             r.seeds.len(),
             mv,
             pw,
             r.score,
-            start.elapsed().as_secs_f64()
         );
         total += r.score;
         scores.push((r.problem_id, r.score));
@@ -305,6 +319,12 @@ fn bench_budget(
             crate::cli::solve::offer_to_store(store, &probs, phrases, &results)?;
         }
         all.extend(results);
+    }
+    if virt {
+        println!(
+            "work counted {all_work:.2} work seconds, run in {all_seconds:.2} real seconds of one core ({:.2} real per work)",
+            all_seconds / all_work.max(1e-9)
+        );
     }
     Ok((total, scores))
 }

@@ -6,7 +6,7 @@
 
 use crate::engine::{Phrases, Problem};
 use crate::io::{expand_problem_paths, solutions_to_json};
-use crate::solve::{budget, SearchOptions};
+use crate::solve::SearchOptions;
 use clap::Parser;
 use std::io::Write;
 use std::path::PathBuf;
@@ -74,8 +74,8 @@ pub fn main() -> ExitCode {
         .unwrap_or(DEFAULT_SECONDS_PER_PROBLEM * problems.len().max(1) as f64);
     // The contest's run takes the compiled-in search options: it has no flag for others.
     let search = SearchOptions::default();
-    let end = match crate::cli::args::deadline(started, total) {
-        Ok(end) => end - budget::reserve(total, &search),
+    let plan = match crate::cli::args::run_plan(started, total, false, &search) {
+        Ok(plan) => plan.with_memory_limit(args.memory),
         Err(e) => return crate::cli::fail("play_icfp2015", &e),
     };
     let phrases = Phrases::new(args.phrases.iter().filter(|&p| !p.is_empty()).cloned());
@@ -83,11 +83,9 @@ pub fn main() -> ExitCode {
     let results = match crate::cli::solve::solve_on_pool(
         &refs,
         phrases,
-        end,
+        plan,
         crate::cli::solve::PoolOptions {
             threads: args.cores,
-            memory_mb: args.memory,
-            checkpoints: budget::checkpoints(total, true, &search),
             ..Default::default()
         },
         &crate::solve::Silent,

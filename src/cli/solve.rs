@@ -11,8 +11,9 @@ use crate::cli::progress::Reporter;
 use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
+use crate::solve::budget::RunPlan;
 use crate::solve::shard::{split, Shard, Task};
-use crate::solve::{solve, Budget, Prepared, ProblemResult, Progress, SeedResult, SolveConfig};
+use crate::solve::{solve, Prepared, ProblemResult, Progress, SeedResult, SolveConfig};
 use crate::store::{Offer, Scores, Store};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -277,12 +278,15 @@ pub fn run(args: Args) -> Result<()> {
     } else {
         args.time * given.len() as f64 * share
     };
-    let end = crate::cli::args::deadline(started, budget)?;
+    let search = args.search.get()?;
+    let plan = match args.attempts {
+        Some(n) => RunPlan::attempts(n),
+        None => crate::cli::args::run_plan(started, budget, args.virtual_time, &search)?,
+    };
     let store = args.store.as_deref().map(Store::open).transpose()?;
     // Ctrl-C and SIGTERM now end the searches as at a deadline; the run then ends as usual.
     crate::stop::install()
         .map_err(|e| Error::Usage(format!("cannot install the signal handlers: {e}")))?;
-    let search = args.search.get()?;
     let keeping = match &store {
         Some(store) => {
             let before = store.scores(&given, &phrases)?;
@@ -305,7 +309,7 @@ pub fn run(args: Args) -> Result<()> {
         None => None,
     };
     let keeper = Keeper {
-        reporter: Reporter::new(&problems, args.attempts.is_none().then(|| end - started)),
+        reporter: Reporter::new(&problems, plan.seconds_from(started)),
         store: keeping,
     };
     if let Some(k) = &keeper.store {
@@ -316,19 +320,15 @@ pub fn run(args: Args) -> Result<()> {
     let results = solve_on_pool(
         &problems,
         phrases.clone(),
-        end,
+        plan,
         PoolOptions {
-            attempts: args.attempts,
             threads: args.threads,
-            memory_mb: None,
             systems: args.weights.get()?,
             search: Some(search.clone()),
-            virtual_seconds: args.virtual_time.then_some(budget),
             starts: match &store {
                 Some(store) => store_starts(store, &problems)?,
                 None => Default::default(),
             },
-            checkpoints: crate::solve::budget::checkpoints(budget, false, &search),
         },
         &keeper,
     )?;
@@ -421,51 +421,44 @@ pub fn offer_to_store(
     Ok(())
 }
 
-/// How a batch is run: the options the commands share, each defaulting to the solver's own.
+/// How a batch is run, besides its time and memory (its [`RunPlan`]): the options the commands
+/// share, each defaulting to the solver's own.
 #[derive(Debug, Default)]
 pub struct PoolOptions {
-    /// Run exactly this many attempts per seed instead of filling the time (reproducible
-    /// across machines).
-    pub attempts: Option<u32>,
     /// Worker threads (all cores by default).
     pub threads: Option<usize>,
-    /// The memory limit in megabytes (`play_icfp2015 -m`).
-    pub memory_mb: Option<u64>,
     /// Heuristic systems replacing the compiled-in ones (`--weights`).
     pub systems: Option<Vec<(String, crate::plan::Weights)>>,
     /// The search's options replacing the compiled-in ones (`--search`).
     pub search: Option<crate::solve::SearchOptions>,
-    /// Run on a virtual clock of this many work seconds instead of the real one (`--virtual`).
-    pub virtual_seconds: Option<f64>,
     /// Stored games to start from (see [`SolveConfig::starts`]).
     pub starts: std::collections::HashMap<(i64, u32), (String, String)>,
-    /// Where shorter budgets end (see [`SolveConfig::checkpoints`] and
-    /// [`crate::solve::budget::checkpoints`]).
-    pub checkpoints: Vec<f64>,
 }
 
-/// Solves on a rayon pool of `opts.threads` (all cores by default), warning about phrases that
-/// cannot be spelt.
+/// Solves within `plan` on a rayon pool of `opts.threads` (all cores by default), warning about
+/// phrases that cannot be spelt.
 pub fn solve_on_pool(
     problems: &[&Problem],
     phrases: Phrases,
-    end: Instant,
+    plan: RunPlan,
     opts: PoolOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<ProblemResult>> {
     let PoolOptions {
-        attempts,
         threads,
-        memory_mb,
         systems,
         search,
-        virtual_seconds,
         starts,
-        checkpoints,
     } = opts;
+    let RunPlan {
+        budget,
+        checkpoints,
+        memory,
+    } = plan;
     let mut cfg = SolveConfig::new(phrases);
     cfg.starts = starts;
     cfg.checkpoints = checkpoints;
+    cfg.memory = memory;
     if let Some(search) = search {
         cfg.search = search;
     }
@@ -473,10 +466,6 @@ pub fn solve_on_pool(
         cfg.systems = systems;
     }
     cfg.order_systems();
-    if let Some(mb) = memory_mb {
-        // Keep a fifth of the limit for what is not counted: code, stacks, the allocator.
-        cfg.memory = mb.saturating_mul(1 << 20) / 5 * 4;
-    }
     for w in cfg.table.warnings() {
         crate::note!("warning: {w}");
     }
@@ -494,11 +483,6 @@ pub fn solve_on_pool(
         .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))?;
     Ok(pool.install(|| {
         let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
-        let budget = match (attempts, virtual_seconds) {
-            (Some(n), _) => Budget::Attempts(n.max(1)),
-            (None, Some(v)) => Budget::Virtual(v),
-            (None, None) => Budget::Until(end),
-        };
         solve(&prepared, budget, &cfg, progress)
     }))
 }

@@ -1,8 +1,9 @@
 //! The time rules in one room. The policy ([`super::policy`]) decides what runs next from what
 //! has happened; these rules say what a run may spend and by when each task must end:
 //!
-//! - what a run may spend ([`Budget`]), and the preset it runs by, resolved once from the budget
-//!   ([`Preset`]: a run on a clock, real or virtual, or a run by attempts);
+//! - what a run may spend, resolved once from the command line into a [`RunPlan`] (its
+//!   [`Budget`], its checkpoints, its memory), and the preset it runs by, resolved once from the
+//!   budget ([`Preset`]: a run on a clock, real or virtual, or a run by attempts);
 //! - what the command line keeps back for its output ([`reserve`]), where the common shorter
 //!   budgets end ([`checkpoints`]), and the horizons a round must fit before ([`horizons`]);
 //! - the lanes a seed runs on ([`Preset::lanes`]) and the widest beam the memory allows
@@ -53,6 +54,75 @@ impl Budget {
             Budget::Virtual(w) => Some(w),
             _ => None,
         }
+    }
+}
+
+/// A run's time and memory, resolved once from what the command line was given (as ripgrep
+/// resolves its flags once): `play_icfp2015 -t`, `hextris solve -t` and `hextris bench -t` all
+/// build theirs here, so that `bench -t T` measures what `play_icfp2015 -t T` runs, to the same
+/// deadline.
+#[derive(Clone, Debug)]
+pub struct RunPlan {
+    /// What the run may spend: until its deadline (its [`reserve`] kept back for the output and
+    /// the exit), work seconds on a virtual clock, or a number of attempts.
+    pub budget: Budget,
+    /// Where the common shorter budgets end, in seconds before the end of this one
+    /// ([`checkpoints`]; [`super::SolveConfig::checkpoints`]).
+    pub checkpoints: Vec<f64>,
+    /// The bytes the solver may count on ([`super::SolveConfig::memory`]): four fifths of a
+    /// limit given ([`RunPlan::with_memory_limit`]), [`super::DEFAULT_MEMORY`] without one.
+    pub memory: u64,
+}
+
+impl RunPlan {
+    /// A run of `seconds` from `started`: on the real clock it ends its [`reserve`] before
+    /// `started + seconds`, its checkpoints where the shorter runs would end theirs; on a virtual
+    /// clock (`virtual_clock`) it spends `seconds` work seconds, with no reserve. `None` when
+    /// the deadline cannot be represented.
+    pub fn timed(
+        started: Instant,
+        seconds: f64,
+        virtual_clock: bool,
+        o: &SearchOptions,
+    ) -> Option<RunPlan> {
+        let end = Duration::try_from_secs_f64(seconds)
+            .ok()
+            .and_then(|d| started.checked_add(d))?;
+        let budget = if virtual_clock {
+            Budget::Virtual(seconds)
+        } else {
+            Budget::Until(end - reserve(seconds, o))
+        };
+        Some(RunPlan {
+            budget,
+            checkpoints: checkpoints(seconds, !virtual_clock, o),
+            memory: super::DEFAULT_MEMORY,
+        })
+    }
+
+    /// A run of `n` attempts per seed: no deadline, no checkpoint.
+    pub fn attempts(n: u32) -> RunPlan {
+        RunPlan {
+            budget: Budget::Attempts(n.max(1)),
+            checkpoints: Vec::new(),
+            memory: super::DEFAULT_MEMORY,
+        }
+    }
+
+    /// With a memory limit of `mb` megabytes, if one is given: the solver counts on four fifths
+    /// of it, the rest kept for what it does not count (code, stacks, the allocator).
+    pub fn with_memory_limit(mut self, mb: Option<u64>) -> RunPlan {
+        if let Some(mb) = mb {
+            self.memory = mb.saturating_mul(1 << 20) / 5 * 4;
+        }
+        self
+    }
+
+    /// The seconds the run has on the real clock from `started` to its deadline, if it has one.
+    pub fn seconds_from(&self, started: Instant) -> Option<Duration> {
+        self.budget
+            .deadline()
+            .map(|d| d.saturating_duration_since(started))
     }
 }
 
@@ -303,6 +373,32 @@ mod tests {
         assert!((r(1.0) - 0.06).abs() < 1e-12);
         assert_eq!(r(1000.0), 1.0);
         assert!((r(0.1) - 0.025).abs() < 1e-12);
+    }
+
+    /// One run plan for every command: on the real clock the reserve is kept back and the
+    /// checkpoints fall where the shorter runs end theirs; on the virtual clock neither; a
+    /// memory limit counts at its headroom.
+    #[test]
+    fn a_run_plan_keeps_the_reserve_on_the_real_clock_only() {
+        let o = SearchOptions::default();
+        let start = Instant::now();
+        let real = RunPlan::timed(start, 60.0, false, &o).unwrap();
+        let end = real.budget.deadline().unwrap();
+        let expect = start + Duration::from_secs(60) - reserve(60.0, &o);
+        assert_eq!(end, expect);
+        assert_eq!(real.checkpoints, checkpoints(60.0, true, &o));
+        assert_eq!(real.seconds_from(start), Some(expect - start));
+        let virt = RunPlan::timed(start, 60.0, true, &o).unwrap();
+        assert_eq!(virt.budget.virtual_seconds(), Some(60.0));
+        assert_eq!(virt.checkpoints, vec![50.0, 30.0]);
+        assert!(RunPlan::timed(start, 1e30, false, &o).is_none());
+        let limited = RunPlan::attempts(0).with_memory_limit(Some(100));
+        assert!(matches!(limited.budget, Budget::Attempts(1)));
+        assert_eq!(limited.memory, 80 << 20);
+        assert_eq!(
+            RunPlan::attempts(3).with_memory_limit(None).memory,
+            crate::solve::DEFAULT_MEMORY
+        );
     }
 
     /// Horizons: the checkpoints still ahead, nearest first, then the deadline.

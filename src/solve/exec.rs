@@ -85,6 +85,8 @@ struct Shared {
     closed: bool,
     /// Every round started, in order.
     trace: Vec<Round>,
+    /// Per seed: the work seconds its tasks counted ([`SeedResult::work`]).
+    work: Vec<f64>,
 }
 
 impl Shared {
@@ -240,6 +242,7 @@ impl<'a> Executor<'a> {
                 running: 0,
                 closed: false,
                 trace: Vec::new(),
+                work: vec![0.0; n],
             }),
             wake: Condvar::new(),
             progress,
@@ -493,6 +496,7 @@ impl<'a> Executor<'a> {
         report: Report,
         game: Option<GameData>,
     ) -> Option<SeedResult> {
+        shared.work[seed] += report.work();
         let flight = shared.flights[seed].as_mut().expect("a round in flight");
         flight.reports[index] = Some(report);
         // Tasks waiting for this task's game may start, on this worker first.
@@ -573,6 +577,7 @@ impl<'a> Executor<'a> {
         for (i, s) in self.seeds.iter().enumerate() {
             let mut r = best[i].take().unwrap_or_else(|| SeedResult::empty(s.seed));
             r.attempts = shared.policy.planned(i);
+            r.work = shared.work[i];
             self.progress.seed_done(s.problem, &r);
             out.push(((s.problem, s.seed), r));
         }

@@ -60,6 +60,9 @@ pub struct SeedResult {
     pub attempts: u32,
     /// The encoder that spelt the solution.
     pub spelling: Mode,
+    /// The work seconds the run's tasks counted for this seed, whether their games were kept
+    /// or not ([`crate::work`]): `hextris bench --virtual` sets them against the real seconds.
+    pub work: f64,
 }
 
 impl SeedResult {
@@ -74,6 +77,7 @@ impl SeedResult {
             tag: "hextris (no time)".into(),
             attempts: 0,
             spelling: Mode::Plain,
+            work: 0.0,
         }
     }
 }

@@ -70,6 +70,7 @@ impl SeedTasks<'_> {
             tag,
             attempts: 1,
             spelling,
+            work: 0.0,
         }
     }
 
