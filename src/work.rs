@@ -39,6 +39,13 @@ pub enum Op {
     /// A state of a row below the stack's top, worked out by the reach of a probe unit of the
     /// stack evaluation ([`crate::plan::stack`]): a move generation's flood without its locks.
     ProbeRow,
+    /// A cell of a unit times a word of its bit row, for a row below the stack's top, in the
+    /// map of where the unit fits (`UnitSpace::free_map`, for a move generation or a probe): a
+    /// unit of many cells costs that many times more per row than its states say.
+    MapCell,
+    /// A word of a board row flooded again by the stack evaluation for a lock it scores (the
+    /// cells the lock seals off: `StackMap::lock`).
+    StackWord,
     /// A unit spelt with plain paths: per unit, and per state of its rows from the spawn to the
     /// lock.
     PlainUnit,
@@ -69,7 +76,7 @@ pub enum Op {
 }
 
 /// How many kinds of operation are counted.
-pub const OPS: usize = 22;
+pub const OPS: usize = 24;
 
 /// The stages of the solver whose operations are counted: each operation belongs to one, and
 /// `hextris bench --calibrate` fits each stage's weights on its own timings.
@@ -99,6 +106,8 @@ pub const TABLE: [(Op, Stage); OPS] = [
     (Op::ValuerWords, Stage::Plan),
     (Op::ValuerChars, Stage::Plan),
     (Op::ProbeRow, Stage::Plan),
+    (Op::MapCell, Stage::Plan),
+    (Op::StackWord, Stage::Plan),
     (Op::PlainUnit, Stage::Plain),
     (Op::PlainState, Stage::Plain),
     (Op::GreedyUnit, Stage::Spell),
@@ -146,8 +155,12 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 /// units, 8 random problems; median error of the stages' predictions 6 to 27 %; the character
 /// encoder's two fitted again after its fast programme, the same DIR with random problems of
 /// seed 3: median error 16 %; `ProbeRow` set by hand from problem 18's survival beams, whose
-/// real time it brings from 1.5 times their counted work to within 5 %). A weight of 0 is an operation whose cost the others' counts
-/// already carry.
+/// real time it brings from 1.5 times their counted work to within 5 %). A weight of 0 is an
+/// operation whose cost the others' counts already carry, or one counted for the calibration
+/// but not weighed yet: `MapCell` and `StackWord` (the cells of a big unit's fit map, the
+/// stack evaluation's floods), whose weights fitted on this machine brought the virtual clock
+/// from 1.71 to 1.23 real seconds per work second but cost the real clock 28,000 points at
+/// 10 s (docs/changelog.md).
 pub const WEIGHTS: [f64; OPS] = [
     0e+00, // Gen
     0e+00, // GenWord
@@ -158,6 +171,8 @@ pub const WEIGHTS: [f64; OPS] = [
     1e+02, // ValuerWords
     3e+00, // ValuerChars
     2e+00, // ProbeRow
+    0e+00, // MapCell
+    0e+00, // StackWord
     6e+02, // PlainUnit
     2e+00, // PlainState
     2e+03, // GreedyUnit

@@ -284,6 +284,7 @@ pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scra
     crate::work::add(Op::GenWord, space.row_words as u64);
     let below = (board.height() - stack_top(board)) as u64;
     crate::work::add(Op::GenRow, space.states_per_row() * below);
+    crate::work::add(Op::MapCell, space.map_cells_per_row() * below);
     space.free_map(board, &mut scratch.free);
     if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
         scratch.locks.clear();

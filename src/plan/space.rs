@@ -627,6 +627,16 @@ impl UnitSpace {
         }
     }
 
+    /// The cells of the unit times the words of their bit rows, summed over its orientations:
+    /// the word operations [`UnitSpace::free_map`] spends on a board row it works out (the
+    /// measure of that work for the work counts, [`crate::work::Op::MapCell`]).
+    pub fn map_cells_per_row(&self) -> u64 {
+        self.orients
+            .iter()
+            .map(|r| (r.cells[0].len() + r.cells[1].len()).div_ceil(2) * r.nw)
+            .sum::<usize>() as u64
+    }
+
     /// The states of a row, on average (all orientations): the measure of a row's work for the
     /// work counts ([`crate::work`]).
     pub fn states_per_row(&self) -> u64 {

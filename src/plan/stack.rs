@@ -387,7 +387,9 @@ impl StackMap {
         prev.clear();
         prev.extend_from_slice(&reach[y0.saturating_sub(1) * n..][..n]);
         let (mut sealed, mut killed) = (0, 0);
+        let mut rows = 0;
         for y in y0..self.height {
+            rows += 1;
             self.empty_row(board, y, cur);
             let lock = (y <= y1).then(|| &lock_rows[(y - y0) * n..(y - y0 + 1) * n]);
             if let Some(l) = lock {
@@ -409,6 +411,7 @@ impl StackMap {
             }
             std::mem::swap(prev, cur);
         }
+        crate::work::add(crate::work::Op::StackWord, rows * n as u64);
         (sealed, killed)
     }
 }
@@ -419,6 +422,7 @@ fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mut Scratch) 
     // A survival beam asks for it once per probe unit per partial game: uncounted, its
     // attempts took 1.5 times their counted work on problem 18.
     crate::work::add(crate::work::Op::ProbeRow, space.states_per_row() * below);
+    crate::work::add(crate::work::Op::MapCell, space.map_cells_per_row() * below);
     space.free_map(board, &mut scratch.free);
     if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
         return 0;

@@ -327,6 +327,15 @@ impl<'a> Executor<'a> {
                 (0..running.len()).min_by(|&a, &b| running[a].0.total_cmp(&running[b].0))
             else {
                 self.announce(&mut announced, budget, f64::INFINITY);
+                if self.debug {
+                    // What this thread counted, operation by operation, for calibrating the work
+                    // counts against the real seconds a virtual run takes.
+                    let c = crate::work::counts();
+                    for (op, n) in crate::work::ALL.iter().zip(c.0) {
+                        let w = n as f64 * crate::work::WEIGHTS[*op as usize] * 1e-9;
+                        crate::note!("  counted {op:?}: {n} ({w:.3} work seconds)");
+                    }
+                }
                 return;
             };
             let (end, seed, index, mut report, mut game) = running.swap_remove(first);
