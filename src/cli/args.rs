@@ -76,7 +76,8 @@ pub fn deadline(start: Instant, seconds: f64) -> crate::error::Result<Instant> {
         })
 }
 
-/// The run plan of a run of `seconds` from `start` ([`RunPlan::timed`]), or the usage error of
+/// The run plan of a run of `seconds` from `start`
+/// ([`RunPlan::timed`](crate::solve::budget::RunPlan::timed)), or the usage error of
 /// [`deadline`] when its deadline cannot be represented.
 pub fn run_plan(
     start: Instant,
