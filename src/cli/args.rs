@@ -5,7 +5,7 @@
 //! Numeric options also accept a leading minus sign as a value (`allow_negative_numbers`), so
 //! that `-t -1` is told the range rather than clap's tip about an unexpected argument `-1`.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The longest time budget accepted: 1,000,000 seconds (11.6 days), far beyond any run and far
 /// below the point where an instant plus the budget overflows.
@@ -66,14 +66,14 @@ pub fn sigma(s: &str) -> Result<f64, String> {
 /// `start + seconds`, or a usage error when that instant cannot be represented (the parsers
 /// above keep `seconds` far from it; this is the second guard).
 pub fn deadline(start: Instant, seconds: f64) -> crate::error::Result<Instant> {
-    Duration::try_from_secs_f64(seconds)
-        .ok()
-        .and_then(|d| start.checked_add(d))
-        .ok_or_else(|| {
-            crate::Error::Usage(format!(
-                "a time of {seconds} seconds is out of range (at most {MAX_SECONDS})"
-            ))
-        })
+    crate::solve::budget::instant_after(start, seconds).ok_or_else(|| out_of_range(seconds))
+}
+
+/// The usage error of a time whose deadline cannot be represented.
+fn out_of_range(seconds: f64) -> crate::Error {
+    crate::Error::Usage(format!(
+        "a time of {seconds} seconds is out of range (at most {MAX_SECONDS})"
+    ))
 }
 
 /// The run plan of a run of `seconds` from `start`
@@ -85,9 +85,8 @@ pub fn run_plan(
     virtual_clock: bool,
     o: &crate::solve::SearchOptions,
 ) -> crate::error::Result<crate::solve::budget::RunPlan> {
-    deadline(start, seconds)?;
     crate::solve::budget::RunPlan::timed(start, seconds, virtual_clock, o)
-        .ok_or_else(|| crate::Error::Usage(format!("a time of {seconds} seconds is out of range")))
+        .ok_or_else(|| out_of_range(seconds))
 }
 
 #[cfg(test)]

@@ -85,9 +85,7 @@ impl RunPlan {
         virtual_clock: bool,
         o: &SearchOptions,
     ) -> Option<RunPlan> {
-        let end = Duration::try_from_secs_f64(seconds)
-            .ok()
-            .and_then(|d| started.checked_add(d))?;
+        let end = instant_after(started, seconds)?;
         let budget = if virtual_clock {
             Budget::Virtual(seconds)
         } else {
@@ -124,6 +122,13 @@ impl RunPlan {
             .deadline()
             .map(|d| d.saturating_duration_since(started))
     }
+}
+
+/// `start + seconds`, or `None` when that instant cannot be represented.
+pub fn instant_after(start: Instant, seconds: f64) -> Option<Instant> {
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .and_then(|d| start.checked_add(d))
 }
 
 /// Bytes a beam keeps per unit of width per unit placed (a placement and its parent), with room
@@ -316,11 +321,10 @@ pub fn quick_cut(
     timing: &Timing,
     o: &SearchOptions,
 ) -> Cut {
+    let speed = timing.speed.max(1e-9);
     let part = left * (workers as f64 / unanswered.max(1) as f64).min(1.0);
-    let mut c = cut(left, timing);
-    c.plan_stop = part * o.quick_plan_share / timing.speed.max(1e-9);
-    c.narrow_lead = 0.0;
-    c.greedy_unit = 0.0;
+    let mut c = Cut::starting_now(left.max(0.0) / speed, 0.0, 0.0);
+    c.plan_stop = part * o.quick_plan_share / speed;
     c
 }
 
