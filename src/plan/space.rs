@@ -9,14 +9,16 @@
 //! off the board costs nothing). Over that box a board gives a bit row per (orientation, row):
 //! bit `i` of row `y` is set when the unit fits with its pivot at `(x_lo + i, y)`. Reachability is
 //! then a flood fill on those bit rows, row by row from the spawn downwards (no command raises the
-//! pivot), and the locks are the reachable states with a command that leads to a non-free state.
+//! pivot), and the locks are the reachable states with a command that leads to a non-free state
+//! (listed by the child module `locks`).
 //! Paths to a lock are [`super::path`]'s job, the shape outlines the heuristic reads
 //! [`super::outline`]'s, and the reusable stamp sets [`super::scratch`]'s.
+
+mod locks;
 
 use super::bits;
 use super::outline::Outline;
 use super::rowmask::{RowMask, RowSpace};
-use super::scratch::Stamps;
 use crate::engine::hex::column_offset;
 use crate::engine::{offset_step, Board, Cell, Command, Dir, Unit};
 
@@ -512,121 +514,6 @@ impl UnitSpace {
         }
     }
 
-    /// Lists the distinct locks (by member set) among the reachable states, in row order. With
-    /// `supported`, only the locks where a descent (SW or SE) is blocked: a unit that could still
-    /// drop would leave its cells hanging in the air, which a placement rarely wants. `reach`
-    /// must be what [`UnitSpace::reach`] found on `free`.
-    pub fn locks(
-        &self,
-        free: &[u64],
-        reach: &[u64],
-        supported: bool,
-        out: &mut Vec<Lock>,
-        seen: &mut Stamps,
-    ) {
-        out.clear();
-        // A member set is identified by its class and anchor cell, and the anchor is a member,
-        // so it lies on the board: a dense stamp array dedupes without hashing.
-        seen.begin(self.classes * self.width * self.height);
-        let (w, h) = (self.width as i64, self.height as i64);
-        let mut emit = |lock: Lock| {
-            let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
-            if supported && lock.cmds & descends == 0 {
-                return;
-            }
-            let key = lock.key;
-            debug_assert!(key.1 >= 0 && key.1 < w && key.2 >= 0 && key.2 < h);
-            let slot = (key.0 as i64 * h + key.2) * w + key.1;
-            if seen.insert(slot as usize) {
-                out.push(lock);
-            }
-        };
-        // The locks of a row depend on its free and reachable states and on the free states of
-        // the row below: above the stack, they are the empty board's.
-        let clear = self.clear_until(free);
-        for (o, r) in self.orients.iter().enumerate() {
-            let cached = self.clear.locks.get(o).map_or(&[][..], |v| &v[..]);
-            let mut next = 0;
-            for yi in 0..r.ny {
-                let y = r.y_lo + yi as i64;
-                if y + 1 < clear {
-                    while next < cached.len() && cached[next].state.y <= y {
-                        if cached[next].state.y == y {
-                            emit(cached[next]);
-                        }
-                        next += 1;
-                    }
-                    continue;
-                }
-                self.row_locks(free, reach, o as u8, yi, &mut emit);
-            }
-        }
-    }
-
-    /// Calls `emit` for every reachable state of row `yi` of orientation `o` where some command
-    /// locks the unit, in column order, with those commands (before any merge by member set).
-    fn row_locks(&self, free: &[u64], reach: &[u64], o: u8, yi: usize, mut emit: impl FnMut(Lock)) {
-        let r = &self.orients[o as usize];
-        let k = self.k;
-        let y = r.y_lo + yi as i64;
-        let b = r.row_base + yi * r.nw;
-        let row = &reach[b..b + r.nw];
-        if row.iter().all(|&w| w == 0) {
-            return;
-        }
-        let [sw_dx, se_dx] = descent_offsets(y);
-        let below = self.row(o, y + 1);
-        for (j, &here) in row.iter().enumerate() {
-            if here == 0 {
-                continue;
-            }
-            let at = j as i64 * 64;
-            let f = &free[b..b + r.nw];
-            let mut masks = [0u64; 6];
-            masks[Command::W as usize] = here & !bits::window(f, at - 1);
-            masks[Command::E as usize] = here & !bits::window(f, at + 1);
-            let (sw, se) = match below {
-                Some((b2, n2)) => {
-                    let f2 = &free[b2..b2 + n2];
-                    (bits::window(f2, at + sw_dx), bits::window(f2, at + se_dx))
-                }
-                None => (0, 0),
-            };
-            masks[Command::SW as usize] = here & !sw;
-            masks[Command::SE as usize] = here & !se;
-            if self.rotates() {
-                for (cmd, o2) in [(Command::CW, (o + 1) % k), (Command::CCW, (o + k - 1) % k)] {
-                    let f2 = match self.row(o2, y) {
-                        Some((b2, n2)) => {
-                            let shift = r.x_lo - self.orients[o2 as usize].x_lo;
-                            bits::window(&free[b2..b2 + n2], at + shift)
-                        }
-                        None => 0,
-                    };
-                    masks[cmd as usize] = here & !f2;
-                }
-            }
-            let mut any = masks.iter().fold(0, |a, m| a | m);
-            while any != 0 {
-                let t = any.trailing_zeros() as usize;
-                any &= any - 1;
-                let state = State {
-                    x: r.x_lo + (j * 64 + t) as i64,
-                    y,
-                    o,
-                };
-                let cmds = (0..6)
-                    .filter(|&c| masks[c] >> t & 1 == 1)
-                    .fold(0u8, |a, c| a | 1 << c);
-                emit(Lock {
-                    state,
-                    cmds,
-                    key: self.key(state),
-                });
-            }
-        }
-    }
-
     /// The cells of the unit times the words of their bit rows, summed over its orientations:
     /// the word operations [`UnitSpace::free_map`] spends on a board row it works out (the
     /// measure of that work for the work counts, [`crate::work::Op::MapCell`]).
@@ -739,17 +626,6 @@ impl UnitSpace {
                 Command::CCW,
             ),
         ]
-    }
-
-    /// The commands that lock the unit at `s` (bit `c` for command `c`).
-    pub fn lock_cmds(&self, free: &[u64], s: State) -> u8 {
-        let mut m = 0u8;
-        for &cmd in self.commands() {
-            if !self.is_free(free, self.step(s, cmd)) {
-                m |= 1 << cmd as u8;
-            }
-        }
-        m
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::engine::{Phrases, Problem};
-use crate::plan::Bfs;
+use crate::plan::{Bfs, Stamps};
 use crate::testkit::problem;
 use std::path::Path;
 
