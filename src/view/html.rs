@@ -21,8 +21,8 @@
 //!   (the engine's [`crate::engine::Unit::shape`]), so the script places the unit in play by
 //!   adding its pivot.
 //!
-//! A 1,620-unit game of problem 24 (about 200,000 commands) makes a page under a megabyte: one
-//! byte per command, the text once, and a few numbers per lock and per phrase spelt.
+//! The page stays small on the longest games (docs/viewing.md gives a size): one byte per
+//! command, the text once, and a few numbers per lock and per phrase spelt.
 //!
 //! Coordinates follow [`crate::engine::hex`]: `(x, y)` = (column, row), row 0 on top, odd rows
 //! shifted half a cell to the right; a cell is written as its index `y * width + x`.
