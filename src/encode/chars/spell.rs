@@ -27,9 +27,8 @@ const KEEP_BYTES: usize = 64 << 20;
 
 /// Columns each side of a unit's shortest path the backward pass covers on boards wide enough
 /// for a corridor ([`super::tables::CORRIDOR`] for the walks): the backward pass only values
-/// entering a unit in each node, which depends on what the unit can spell near its way down;
-/// on the stored games' first 400 units of problems 14 and 24, 6 columns scored 187,808 against
-/// 187,796 for the walks' 10, a quarter less time (4 columns: 187,694).
+/// entering a unit in each node, which depends on what the unit can spell near its way down, so
+/// a narrower corridor than the walks' scores as well in less time (docs/tuning.md).
 const BACK_CORRIDOR: i64 = 6;
 
 /// Nodes the search for a path at the programme's bound may visit per row of the unit's region,
