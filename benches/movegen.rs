@@ -3,7 +3,8 @@
 //! `../shared/icfp2015/problems`; without it the benchmark prints that it skipped.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use hextris::plan::{gen_locks, plan_greedy, PlanConfig, Scratch, Sim, Tables, Weights};
+use hextris::eval::{LockScorer, Weights};
+use hextris::plan::{gen_locks, plan_greedy, PlanConfig, Scratch, Sim, Tables};
 use std::path::PathBuf;
 
 fn bench(c: &mut Criterion) {
@@ -16,8 +17,15 @@ fn bench(c: &mut Criterion) {
         let p = hextris::io::read_problem(&dir.join(format!("problem_{id}.json"))).unwrap();
         let tables = Tables::new(&p);
         // A mid-game board: the first 200 units placed greedily.
-        let cfg = PlanConfig::whole_game(Weights::system("low").unwrap(), 1);
-        let plan = plan_greedy(&p, &tables, p.seeds[0], &cfg);
+        let weights = Weights::system("low").unwrap();
+        let mut scorer = LockScorer::new(&tables, &weights, 1);
+        let plan = plan_greedy(
+            &p,
+            &tables,
+            p.seeds[0],
+            &PlanConfig::whole_game(),
+            &mut scorer,
+        );
         let mut mid = Sim::new(&p);
         for pl in plan.placements.iter().take(200) {
             mid.lock(&p, pl.unit, pl.lock.state);

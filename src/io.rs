@@ -105,9 +105,9 @@ pub fn read_problem(path: &Path) -> Result<Problem> {
     Problem::from_json(&read_text(path)?, path)
 }
 
-/// Reads scoring systems from a JSON file shaped like `src/plan/weights.json`, for `--weights`.
-pub fn read_systems(path: &Path) -> Result<Vec<(String, crate::plan::Weights)>> {
-    crate::plan::systems_from_json(&read_text(path)?, path)
+/// Reads scoring systems from a JSON file shaped like `src/eval/weights.json`, for `--weights`.
+pub fn read_systems(path: &Path) -> Result<Vec<(String, crate::eval::Weights)>> {
+    crate::eval::systems_from_json(&read_text(path)?, path)
 }
 
 /// Reads a whole text file: the one place a file read becomes [`Error::Io`].

@@ -2,7 +2,8 @@
 //! and solves square-grid tetromino packing puzzles.
 //!
 //! The data flows one way: problem JSON -> [`engine`] (the rules) -> [`plan`] (placements) ->
-//! [`encode`] (command strings) -> [`solve`] (time limits, cores, best solutions) -> scorer and
+//! [`encode`] (command strings) -> [`eval`] (what a lock is worth: the planner asks it through
+//! [`plan::Evaluator`]) -> [`solve`] (time limits, cores, best solutions) -> scorer and
 //! viewer in [`cli`], which draws games with [`view`]. The engine knows nothing of the modules
 //! that search or draw; the [`pack`] puzzles share nothing with the hex game and live apart.
 //!
@@ -15,6 +16,7 @@ pub mod cli;
 pub mod encode;
 pub mod engine;
 pub mod error;
+pub mod eval;
 pub mod io;
 pub mod pack;
 pub mod plan;

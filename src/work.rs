@@ -37,7 +37,7 @@ pub enum Op {
     /// times the automaton's nodes; and a lock's share of them).
     ValuerChars,
     /// A state of a row below the stack's top, worked out by the reach of a probe unit of the
-    /// stack evaluation ([`crate::plan::stack`]): a move generation's flood without its locks.
+    /// stack evaluation ([`crate::eval::stack`]): a move generation's flood without its locks.
     ProbeRow,
     /// A cell of a unit times a word of its bit row, for a row below the stack's top, in the
     /// map of where the unit fits (`UnitSpace::free_map`, for a move generation or a probe): a

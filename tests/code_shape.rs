@@ -828,11 +828,12 @@ fn no_files_import_each_other() {
     );
 }
 
-/// The rooms where no clock may be read: the planner, the encoders and the policy decide by
-/// counted work ([`hextris::work`]), so that a longer run does first what a shorter one does.
+/// The rooms where no clock may be read: the planner, its evaluation, the encoders and the
+/// policy decide by counted work ([`hextris::work`]), so that a longer run does first what a
+/// shorter one does.
 /// Only the executor and `src/solve/budget.rs` turn seconds into work; a stop check against a
 /// deadline handed in (`crate::stop::passed`) is no reading of the clock here.
-const CLOCKLESS: &[&str] = &["src/plan", "src/encode", "src/solve/policy"];
+const CLOCKLESS: &[&str] = &["src/plan", "src/eval", "src/encode", "src/solve/policy"];
 
 /// Where a file of [`CLOCKLESS`] reads the clock (`Instant::now`, `SystemTime::now`, or
 /// `.elapsed()`) outside its tests: none.

@@ -6,8 +6,9 @@ mod common;
 
 use common::{icfp_dir, official_problem};
 use hextris::encode::{Encoder, Mode, PhraseTable};
-use hextris::engine::{evaluate, Phrases};
-use hextris::plan::{plan_greedy, PlanConfig, Tables, Weights};
+use hextris::engine::{evaluate, Phrases, Problem};
+use hextris::eval::{LockScorer, Weights};
+use hextris::plan::{plan_greedy, Plan, PlanConfig, Tables};
 use hextris::solve::{solve_attempts, Prepared, SolveConfig};
 
 #[test]
@@ -90,9 +91,12 @@ impl Draw {
     }
 }
 
-/// A whole game's planner options: system `system`, tie-break seed `rng_seed`, no clock.
-fn greedy_config(system: &str, rng_seed: u64) -> PlanConfig {
-    PlanConfig::whole_game(Weights::system(system).unwrap(), rng_seed)
+/// The greedy plan of the whole game of `seed`: system `system`, tie-break seed `rng_seed`, no
+/// clock.
+fn greedy(p: &Problem, tables: &Tables, seed: u32, system: &str, rng_seed: u64) -> Plan {
+    let weights = Weights::system(system).unwrap();
+    let mut scorer = LockScorer::new(tables, &weights, rng_seed);
+    plan_greedy(p, tables, seed, &PlanConfig::whole_game(), &mut scorer)
 }
 
 #[test]
@@ -107,8 +111,7 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
         let enc = Encoder::new(&p, &tables, &table);
         // Two seeds per problem (or its only one), two scoring systems.
         for (&seed, system) in p.distinct_seeds().iter().take(2).zip(["low", "fill"]) {
-            let cfg = greedy_config(system, 7);
-            let plan = plan_greedy(&p, &tables, seed, &cfg);
+            let plan = greedy(&p, &tables, seed, system, 7);
             let greedy = evaluate(&p, seed, &enc.encode(&plan, Mode::Greedy, None), &phrases);
             let dp = evaluate(&p, seed, &enc.encode(&plan, Mode::Dp, None), &phrases);
             assert!(!greedy.end.is_error() && !dp.end.is_error());
@@ -227,7 +230,7 @@ fn a_plans_descents_are_its_descending_commands() {
             continue;
         };
         let tables = Tables::new(&p);
-        let plan = plan_greedy(&p, &tables, seed, &greedy_config("balanced", 1));
+        let plan = greedy(&p, &tables, seed, "balanced", 1);
         let text = hextris::encode::plain(&p, &tables, &plan);
         let down = text
             .chars()
@@ -293,8 +296,7 @@ fn a_kept_opening_is_not_spelt_again() {
         };
         let tables = Tables::new(&p);
         let enc = Encoder::new(&p, &tables, &table);
-        let cfg = greedy_config("low", 3);
-        let plan = plan_greedy(&p, &tables, seed, &cfg);
+        let plan = greedy(&p, &tables, seed, "low", 3);
         let text = enc.encode(&plan, Mode::Dp, None);
         let full = evaluate(&p, seed, &text, &phrases);
         assert!(!full.end.is_error(), "{json}");

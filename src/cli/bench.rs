@@ -144,7 +144,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.survival {
         let mut all = systems
             .clone()
-            .unwrap_or_else(crate::plan::compiled_systems);
+            .unwrap_or_else(crate::eval::compiled_systems);
         if !args.systems.is_empty() {
             if let Some(bad) = args
                 .systems
@@ -239,7 +239,7 @@ pub fn run(args: Args) -> Result<()> {
 struct Run<'a> {
     loaded: &'a [(PathBuf, Problem)],
     phrases: &'a crate::engine::Phrases,
-    systems: &'a Option<Vec<(String, crate::plan::Weights)>>,
+    systems: &'a Option<Vec<(String, crate::eval::Weights)>>,
     search: &'a crate::solve::SearchOptions,
     store: &'a Option<crate::store::Store>,
 }

@@ -79,7 +79,7 @@ impl PhraseArgs {
 /// The scoring systems a command plans with: `--weights FILE`, or the compiled-in ones.
 #[derive(Debug, clap::Args)]
 pub struct WeightArgs {
-    /// Scoring systems to plan with, from a JSON file shaped like src/plan/weights.json (a map
+    /// Scoring systems to plan with, from a JSON file shaped like src/eval/weights.json (a map
     /// from system name to weights); the compiled-in systems by default.
     #[arg(long, value_name = "FILE")]
     pub weights: Option<std::path::PathBuf>,
@@ -87,7 +87,7 @@ pub struct WeightArgs {
 
 impl WeightArgs {
     /// The systems, or `None` for the compiled-in ones.
-    pub fn get(&self) -> crate::error::Result<Option<Vec<(String, crate::plan::Weights)>>> {
+    pub fn get(&self) -> crate::error::Result<Option<Vec<(String, crate::eval::Weights)>>> {
         self.weights
             .as_deref()
             .map(crate::io::read_systems)

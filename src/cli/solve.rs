@@ -428,7 +428,7 @@ pub struct PoolOptions {
     /// Worker threads (all cores by default).
     pub threads: Option<usize>,
     /// Heuristic systems replacing the compiled-in ones (`--weights`).
-    pub systems: Option<Vec<(String, crate::plan::Weights)>>,
+    pub systems: Option<Vec<(String, crate::eval::Weights)>>,
     /// The search's options replacing the compiled-in ones (`--search`).
     pub search: Option<crate::solve::SearchOptions>,
     /// Stored games to start from (see [`SolveConfig::starts`]).

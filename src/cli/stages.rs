@@ -8,7 +8,7 @@
 //! - **beam16**: a beam of width 16 (branch 8, system `balanced`, the same valuer), per unit
 //!   and per unit of width;
 //! - **survive16**: the same beam with the system `survive`, which counts the stack evaluation
-//!   ([`crate::plan::stack`]): what a game that dies early costs the solver per unit of width;
+//!   ([`crate::eval::stack`]): what a game that dies early costs the solver per unit of width;
 //! - **plain**, **greedy**, **dp**: the three encoders spelling the greedy plan;
 //! - **chars**: the character encoder spelling the greedy plan.
 //!
@@ -25,7 +25,8 @@
 use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
 use crate::engine::{evaluate, Phrases, Problem};
 use crate::error::{Error, Result};
-use crate::plan::{Plan, PlanConfig, Tables, Weights};
+use crate::eval::Weights;
+use crate::plan::{Plan, PlanConfig, Tables};
 use crate::solve::stage::{StageRunner, Valuer};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -175,10 +176,11 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
     let until = || Some(Instant::now() + Duration::from_secs_f64(limit));
     // As the quick answer plans: the character-level valuer where the planner uses one.
     let plan = |system: &str, width: usize, valued: bool| -> Plan {
-        let mut cfg = PlanConfig::whole_game(Weights::system(system).expect("a system"), 0);
+        let weights = Weights::system(system).expect("a system");
+        let mut cfg = PlanConfig::whole_game();
         cfg.deadline = until();
         let valuer = if valued { Valuer::Chars } else { Valuer::Off };
-        runner.plan(cfg, width, valuer, None)
+        runner.plan(cfg, &weights, 0, width, valuer, None)
     };
     let planned = |p: &Plan| (Some(p.placements.len()), p.truncated);
     let mut greedy_plan = Plan::default();

@@ -9,10 +9,11 @@
 //! `revive_width` on (16 by default) a beam that revives where all its partial games die. So
 //! the table is a function of its inputs, the same on any machine.
 
-use crate::encode::{Encoder, PhraseTable, PhraseValuer};
+use crate::encode::{Encoder, PhraseTable};
 use crate::engine::{Phrases, Problem};
 use crate::error::Result;
-use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables, Weights};
+use crate::eval::{LockScorer, PhraseValuer, Weights};
+use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables};
 use rayon::prelude::*;
 
 /// What the survival table measures and how.
@@ -53,27 +54,21 @@ fn game(
     tie_break: u64,
 ) -> crate::plan::Plan {
     let o = crate::solve::SearchOptions::default();
-    let mut cfg = PlanConfig::whole_game(weights.clone(), tie_break);
+    let mut cfg = PlanConfig::whole_game();
     if width >= o.revive_width {
         // The solver bounds a reviving beam by the work its cost model counts on; here the
         // bound is four times a straight game's work over the whole source.
         cfg.revive_budget = 4 * width * on.problem.source_length as usize;
     }
-    let mut valuer = on
+    let valuer = on
         .aware
         .then(|| PhraseValuer::new(on.encoder, o.phrase_weight, 0));
+    let mut scorer = LockScorer::new(on.tables, weights, tie_break).with_valuer(valuer);
     let shape = BeamShape {
         width,
         branch: width.clamp(1, 8),
     };
-    plan_beam(
-        on.problem,
-        on.tables,
-        seed,
-        &cfg,
-        shape,
-        valuer.as_mut().map(|v| v as _),
-    )
+    plan_beam(on.problem, on.tables, seed, &cfg, shape, &mut scorer)
 }
 
 /// One game of the table: the share of the source it plays, and its text with `--out`.

@@ -4,8 +4,8 @@
 //! held-out set; single-seed problems go alternately to one set and the other.
 
 use crate::error::{Error, Result};
+use crate::eval::Weights;
 use crate::io::{load_problems, read_text, write_atomic};
-use crate::plan::Weights;
 use crate::solve::tune::{tune, ProblemSeed, TuneConfig};
 use crate::solve::Prepared;
 use std::collections::BTreeMap;
@@ -58,11 +58,11 @@ pub struct Args {
     #[arg(long)]
     pub valued: bool,
     /// Start from the system of this name in a weights file (shaped like
-    /// src/plan/weights.json) rather than from the compiled-in one.
+    /// src/eval/weights.json) rather than from the compiled-in one.
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
     /// The weights file to update (a JSON map from system name to weights), e.g.
-    /// src/plan/weights.json for the compiled-in defaults; written only when the held-out games
+    /// src/eval/weights.json for the compiled-in defaults; written only when the held-out games
     /// improve. Without it, the weights are printed.
     #[arg(short = 'o', long = "out")]
     pub out: Option<PathBuf>,

@@ -14,7 +14,7 @@
 //! increasing along it, and the turns change the orientation in place.
 //!
 //! Headings are indices into the programmes' value tables: the first [`LINE`] serve a unit
-//! that cannot rotate ([`super::line`], [`super::forward`]), all [`ALL`] a unit that can
+//! that cannot rotate ([`super::line`], [`crate::eval::forward`]), all [`ALL`] a unit that can
 //! ([`super::chars`]).
 
 use crate::engine::Command;

@@ -11,7 +11,6 @@
 pub mod automaton;
 pub mod chars;
 pub mod comps;
-pub mod forward;
 pub mod heading;
 pub mod line;
 pub mod phrases;
@@ -98,11 +97,11 @@ pub struct Spelling {
 /// The encoder of one problem and one phrase table.
 pub struct Encoder<'a> {
     problem: &'a Problem,
-    tables: &'a Tables,
-    table: &'a PhraseTable,
+    pub(crate) tables: &'a Tables,
+    pub(crate) table: &'a PhraseTable,
     /// Per unit, per word.
-    geometry: Vec<Vec<UnitGeometry>>,
-    words: Vec<String>,
+    pub(crate) geometry: Vec<Vec<UnitGeometry>>,
+    pub(crate) words: Vec<String>,
     /// Per word, the phrases it holds.
     word_phrases: Vec<Vec<usize>>,
     /// The table's phrases, in its order, for the engine's count of a kept opening.
@@ -402,123 +401,6 @@ impl<'a> Encoder<'a> {
     }
 }
 
-/// The phrase potential of locks, for the planner: for a unit that cannot rotate, the value of
-/// spelling its way to each lock, times `weight`. With the character-level programme
-/// ([`forward::Forward`], [`PhraseValuer::with_chars`]) the value counts every character, the
-/// lock's included, and carries the phrase automaton's node from unit to unit; otherwise it is
-/// the word-level forward programme of [`mod@line`] (exact up to the visited positions), whose
-/// first uses count during the first `bonus_units` units. Units that can rotate get nothing:
-/// their phrase potential follows the depth of the lock, which the heuristic values already (a
-/// forward programme over their row components cost several plans' time and showed no gain in
-/// the benchmark).
-pub struct PhraseValuer<'e> {
-    encoder: &'e Encoder<'e>,
-    weight: f64,
-    bonus_units: usize,
-    fresh: Vec<i32>,
-    used: Vec<i32>,
-    line: Vec<i32>,
-    chars: Option<forward::Forward>,
-    out: Vec<Option<(i32, u32)>>,
-}
-
-impl<'e> PhraseValuer<'e> {
-    pub fn new(encoder: &'e Encoder<'e>, weight: f64, bonus_units: usize) -> PhraseValuer<'e> {
-        let t = encoder.table;
-        let values = |used: bool| -> Vec<i32> {
-            let u = vec![used; t.phrases.len()];
-            t.words.iter().map(|w| w.value(&t.phrases, &u)).collect()
-        };
-        PhraseValuer {
-            encoder,
-            weight,
-            bonus_units,
-            fresh: values(false),
-            used: values(true),
-            line: Vec::new(),
-            chars: None,
-            out: Vec::new(),
-        }
-    }
-
-    /// The same valuer at the character level (see [`forward`]), where some phrase can be spelt
-    /// without rotating.
-    pub fn with_chars(mut self) -> PhraseValuer<'e> {
-        self.chars = forward::Forward::new(self.encoder.table);
-        self
-    }
-
-    /// The carry after a game's opening text (for a plan that starts from it).
-    pub fn carry_after(&self, text: &str) -> u32 {
-        self.chars.as_ref().map_or(0, |f| f.carry_after(text))
-    }
-}
-
-impl crate::plan::LockValuer for PhraseValuer<'_> {
-    fn values(
-        &mut self,
-        step: usize,
-        unit: usize,
-        _board: &crate::engine::Board,
-        free: &[u64],
-        locks: &[crate::plan::Lock],
-        carry: u32,
-        out: &mut Vec<(f64, u32)>,
-    ) {
-        out.clear();
-        let e = self.encoder;
-        let space = &e.tables.spaces[unit];
-        if space.rotates() {
-            // A unit that rotates is not valued, but it gives back the credit of the node it
-            // starts from (see below), and leaves no node worth anything.
-            if let Some(fw) = &self.chars {
-                let back = -fw.potential(carry) as f64 * self.weight;
-                out.resize(locks.len(), (back, 0));
-            }
-            return;
-        }
-        if let Some(fw) = self.chars.as_mut() {
-            // A lock is credited with the potential of the node it leaves, and the unit after
-            // it gives that credit back, since its own values realise what the node is worth:
-            // over a game the credits cancel (the beam compares partial games by what they
-            // spelt, plus what their last lock promises), and nothing is counted twice.
-            fw.lock_values(space, unit, free, carry, locks, true, &mut self.out);
-            let (w, credited) = (self.weight, fw.potential(carry));
-            out.extend(
-                self.out
-                    .iter()
-                    .map(|v| v.map_or((0.0, 0), |(v, c)| ((v - credited) as f64 * w, c))),
-            );
-            return;
-        }
-        let wval = if step < self.bonus_units {
-            &self.fresh
-        } else {
-            &self.used
-        };
-        let job = Job {
-            space,
-            geometry: &e.geometry[unit],
-            words: &e.words,
-            free,
-            // No lock is the target: the forward values serve every lock at once.
-            target: (u8::MAX, 0, 0),
-            start: space.spawn_state(),
-        };
-        crate::work::add(Op::ValuerWords, space.states as u64);
-        let lw = line::LineWords::new(&job);
-        line::forward(&job, &lw, wval, &mut self.line);
-        out.extend(locks.iter().map(|l| {
-            let v = line::forward_at(&job, &self.line, l.state);
-            if v > NEG {
-                (v as f64 * self.weight, 0)
-            } else {
-                (0.0, 0)
-            }
-        }));
-    }
-}
-
 /// The operation counted ([`crate::work`]) for each unit spelt in `mode`.
 fn work_op(mode: Mode) -> Op {
     match mode {
@@ -600,7 +482,8 @@ pub fn spellable(problem: &Problem, tables: &Tables, table: &PhraseTable) -> Vec
 pub(crate) mod test_util {
     use super::{CharTables, Encoder, PhraseTable};
     use crate::engine::{Command, Decoded, Phrases, Problem};
-    use crate::plan::{plan_greedy, Lock, Plan, PlanConfig, Tables, UnitSpace, Weights};
+    use crate::eval::{LockScorer, Weights};
+    use crate::plan::{plan_greedy, Lock, Plan, PlanConfig, Tables, UnitSpace};
     use rand::Rng;
 
     /// The bundled sample problems: a small board and a wide one.
@@ -643,8 +526,10 @@ pub(crate) mod test_util {
 
         /// The greedy planner's plan of the whole game of `seed`, with the `balanced` weights.
         pub fn greedy_plan(&self, seed: u32) -> Plan {
-            let cfg = PlanConfig::whole_game(Weights::system("balanced").unwrap(), 1);
-            plan_greedy(&self.problem, &self.tables, seed, &cfg)
+            let weights = Weights::system("balanced").unwrap();
+            let mut scorer = LockScorer::new(&self.tables, &weights, 1);
+            let cfg = PlanConfig::whole_game();
+            plan_greedy(&self.problem, &self.tables, seed, &cfg, &mut scorer)
         }
     }
 

@@ -2,9 +2,9 @@
 //!
 //! The whole source is known before the first move, so a lock can be chosen for what it leaves
 //! to the units that follow. The beam keeps the `width` best partial games after each unit; a
-//! node's value is the sum of the heuristic scores of its locks (features are mostly deltas of
-//! the board's quality: holes and transitions added, cells placed low, points earned), so nodes
-//! of the same depth compare fairly. Each node expands only its `branch` best locks. Nodes
+//! node's value is the sum of the values of its locks, as an [`Evaluator`] gives them (the
+//! heuristic's features are mostly deltas of the board's quality: holes and transitions added,
+//! cells placed low, points earned), so nodes of the same depth compare fairly. Each node expands only its `branch` best locks. Nodes
 //! whose boards are identical (the same cells, reached in another order) are kept once.
 //! With width 1 and branch 1 this is the greedy planner.
 //!
@@ -15,15 +15,14 @@
 //! units than the same beam without; one that plays its whole source never rewinds.
 
 use super::{
-    gen_locks, Features, Lock, LockValuer, Placement, Plan, PlanConfig, Scratch, Sim, Tables,
+    gen_locks, Candidates, Evaluator, Lock, Placement, Plan, PlanConfig, Scored, Scratch, Sim,
+    Tables,
 };
 use crate::engine::{Problem, Source};
 use crate::work::Op;
-use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
 use std::hash::{Hash, Hasher};
 
-/// With a state of the board counted ([`super::Weights::stateful`]), children made per unit
+/// With a state of the board counted ([`Evaluator::stateful`]), children made per unit
 /// of width before the beam keeps its width by their exact values.
 const RERANK: usize = 4;
 
@@ -83,10 +82,10 @@ struct Node {
     sim: Sim,
     /// The sum of its locks' scores, plus its board's weighted state ([`Node::state`]).
     value: f64,
-    /// Its board's weighted danger and sealed cells ([`super::stack`]): a state of the board,
-    /// held in `value` and replaced, not added to, by each lock.
+    /// Its board's weighted state ([`Evaluator::state`]: the stack evaluation's danger and
+    /// sealed cells), held in `value` and replaced, not added to, by each lock.
     state: f64,
-    /// The valuer's carry after this node's last lock.
+    /// The evaluator's carry after this node's last lock.
     carry: u32,
     /// Index of this node's step record in `steps`, or `usize::MAX` for the root.
     step: usize,
@@ -98,15 +97,16 @@ struct Step {
     placement: Placement,
 }
 
-/// Plans a whole game by beam search. The beam stops at the deadline (the best partial game
-/// is returned, marked truncated) or when every partial game has ended.
-pub fn plan_beam(
+/// Plans a whole game by beam search, its locks valued by `eval` (one evaluator per plan: its
+/// noise draws on from call to call). The beam stops at the deadline (the best partial game is
+/// returned, marked truncated) or when every partial game has ended.
+pub fn plan_beam<E: Evaluator + ?Sized>(
     problem: &Problem,
     tables: &Tables,
     seed: u32,
     cfg: &PlanConfig,
     shape: BeamShape,
-    valuer: Option<&mut dyn LockValuer>,
+    eval: &mut E,
 ) -> Plan {
     // The scratch buffers are sized by the board's state count; on a large board filling them
     // anew costs more than planning a unit, so each thread keeps its own between plans.
@@ -114,49 +114,39 @@ pub fn plan_beam(
         static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
     }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => plan_with(problem, tables, seed, cfg, shape, valuer, &mut scratch),
+        Ok(mut scratch) => plan_with(problem, tables, seed, cfg, shape, eval, &mut scratch),
         Err(_) => plan_with(
             problem,
             tables,
             seed,
             cfg,
             shape,
-            valuer,
+            eval,
             &mut Scratch::default(),
         ),
     })
 }
 
-fn plan_with(
+fn plan_with<E: Evaluator + ?Sized>(
     problem: &Problem,
     tables: &Tables,
     seed: u32,
     cfg: &PlanConfig,
     shape: BeamShape,
-    mut valuer: Option<&mut dyn LockValuer>,
+    eval: &mut E,
     scratch: &mut Scratch,
 ) -> Plan {
     let mut steps: Vec<Step> = Vec::new();
-    let root = root(problem, tables, cfg, &mut steps, scratch);
-    let weights = &cfg.weights;
-    let map = &tables.stack;
-    let stateful = weights.stateful();
-    let mut scorer = LockScorer {
-        weights,
-        map,
-        stacked: weights.stacked(),
-        node: super::StackNode::default(),
-        rng: Pcg64Mcg::seed_from_u64(cfg.rng_seed),
-    };
+    let stateful = eval.stateful();
+    let root = root(problem, cfg, stateful, eval, &mut steps, scratch);
     let mut beam = vec![root];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
     let mut truncated = false;
-    // A child: its value, its parent, the lock, the valuer's carry and the weighted state its
-    // lock adds (its value holds the parent's state plus that, until its board is made).
+    // A child: its value, its parent, the lock, the evaluator's carry and the weighted state
+    // its lock adds (its value holds the parent's state plus that, until its board is made).
     let mut children: Vec<(f64, usize, Lock, u32, f64)> = Vec::new();
-    let mut scored: Vec<(f64, Lock, u32, f64)> = Vec::new();
-    let mut extra: Vec<(f64, u32)> = Vec::new();
+    let mut scored: Vec<Scored> = Vec::new();
     let units: Vec<usize> =
         Source::new(seed, problem.source_length as u64, problem.units.len()).collect();
     let mut revive = Revive::new(cfg);
@@ -167,7 +157,6 @@ fn plan_with(
             truncated = true;
             break;
         }
-        let space = &tables.spaces[unit];
         let narrow = cfg.cut.narrows();
         revive.snap(step, &beam);
         let (width, made, branch) = revive.shape(step, shape).at(narrow, stateful);
@@ -180,20 +169,16 @@ fn plan_with(
                 continue;
             }
             scored.clear();
-            extra.clear();
-            if let Some(v) = valuer.as_deref_mut() {
-                v.values(
-                    step,
-                    unit,
-                    &node.sim.board,
-                    &scratch.free,
-                    &scratch.locks,
-                    node.carry,
-                    &mut extra,
-                );
-            }
             crate::work::add(Op::Feature, scratch.locks.len() as u64);
-            scorer.score(&node.sim, space, &scratch.locks, &extra, &mut scored);
+            let at = Candidates {
+                step,
+                unit,
+                sim: &node.sim,
+                free: &scratch.free,
+                locks: &scratch.locks,
+                carry: node.carry,
+            };
+            eval.score(&at, &mut scored);
             let keep = branch.min(scored.len());
             if keep < scored.len() {
                 scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
@@ -237,7 +222,7 @@ fn plan_with(
             // The child was ranked by its parent's state plus what its lock adds; its board's
             // own replaces them (lower where the lock cleared rows).
             let (value, state) = if stateful {
-                let state = map.state(&sim.board, weights, &tables.spaces, scratch);
+                let state = eval.state(&sim.board, scratch);
                 (value - live[parent].state - added + state, state)
             } else {
                 (value, 0.0)
@@ -264,11 +249,12 @@ fn plan_with(
 }
 
 /// The beam's first partial game: the prefix replayed (its locks pushed to `steps`), the
-/// board's state counted where the weights count one.
-fn root(
+/// board's state counted where the evaluator is `stateful`.
+fn root<E: Evaluator + ?Sized>(
     problem: &Problem,
-    tables: &Tables,
     cfg: &PlanConfig,
+    stateful: bool,
+    eval: &mut E,
     steps: &mut Vec<Step>,
     scratch: &mut Scratch,
 ) -> Node {
@@ -280,10 +266,8 @@ fn root(
             placement,
         });
     }
-    let state = if cfg.weights.stateful() {
-        tables
-            .stack
-            .state(&sim.board, &cfg.weights, &tables.spaces, scratch)
+    let state = if stateful {
+        eval.state(&sim.board, scratch)
     } else {
         0.0
     };
@@ -438,52 +422,6 @@ fn best_plan(beam: &[Node], ended: &[Node], steps: &[Step], truncated: bool) -> 
     }
 }
 
-/// Scores the locks of one partial game: the heuristic's features, the stack evaluation where
-/// the weights count it, the tie-breaking noise (one draw per lock, in order) and the valuer's
-/// value.
-struct LockScorer<'a> {
-    weights: &'a super::Weights,
-    map: &'a super::StackMap,
-    /// Whether the weights count the stack evaluation.
-    stacked: bool,
-    /// What the stack evaluation knows of the partial game's board.
-    node: super::StackNode,
-    rng: Pcg64Mcg,
-}
-
-impl LockScorer<'_> {
-    /// Fills `out` with each of `locks`'s value, the lock, the valuer's carry (from `extra`,
-    /// the valuer's value and carry per lock, empty without one) and the weighted state the
-    /// lock adds to `sim`'s board.
-    fn score(
-        &mut self,
-        sim: &Sim,
-        space: &super::UnitSpace,
-        locks: &[Lock],
-        extra: &[(f64, u32)],
-        out: &mut Vec<(f64, Lock, u32, f64)>,
-    ) {
-        let w = self.weights;
-        if self.stacked {
-            let holes = w.sealed != 0.0 || w.dead != 0.0;
-            self.map.node(&sim.board, holes, &mut self.node);
-        }
-        for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of(&sim.board, space, lock.state, sim.ls_old);
-            let mut v = f.score(w);
-            let mut added = 0.0;
-            if self.stacked {
-                let st = self.map.lock(&sim.board, space, lock.state, &mut self.node);
-                v += st.score(w);
-                added = st.state(w);
-            }
-            let v = v + w.noise * self.rng.gen::<f64>();
-            let (e, carry) = extra.get(i).copied().unwrap_or((0.0, 0));
-            out.push((v + e, *lock, carry, added));
-        }
-    }
-}
-
 fn board_hash(sim: &Sim) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     sim.board.hash(&mut h);
@@ -495,7 +433,10 @@ fn board_hash(sim: &Sim) -> u64 {
 mod tests {
     use super::*;
     use crate::engine::Problem;
-    use crate::plan::{plan_greedy, Weights};
+    use crate::eval::{LockScorer, Weights};
+    use crate::plan::plan_greedy;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
     use std::path::Path;
 
     #[test]
@@ -505,11 +446,13 @@ mod tests {
             {"members":[{"x":0,"y":0},{"x":1,"y":1}],"pivot":{"x":0,"y":0}}]}"#;
         let p = Problem::from_json(json, Path::new("t")).unwrap();
         let t = Tables::new(&p);
-        let cfg = PlanConfig::whole_game(Weights::system("low").unwrap(), 3);
-        let g = plan_greedy(&p, &t, 5, &cfg);
+        let cfg = PlanConfig::whole_game();
+        let w = Weights::system("low").unwrap();
+        let scorer = || LockScorer::new(&t, &w, 3);
+        let g = plan_greedy(&p, &t, 5, &cfg, &mut scorer());
         assert_eq!(
             g.placements,
-            plan_greedy(&p, &t, 5, &cfg).placements,
+            plan_greedy(&p, &t, 5, &cfg, &mut scorer()).placements,
             "deterministic"
         );
         for shape in [
@@ -522,7 +465,7 @@ mod tests {
                 branch: 1,
             },
         ] {
-            let wide = plan_beam(&p, &t, 5, &cfg, shape, None);
+            let wide = plan_beam(&p, &t, 5, &cfg, shape, &mut scorer());
             assert!(!wide.placements.is_empty());
             let text = crate::encode::plain(&p, &t, &wide);
             let e = crate::engine::evaluate(&p, 5, &text, &crate::engine::Phrases::official());
@@ -533,7 +476,7 @@ mod tests {
             let half = wide.placements.len() / 2;
             let mut from = cfg.clone();
             from.prefix = wide.placements[..half].to_vec();
-            let rest = plan_beam(&p, &t, 5, &from, shape, None);
+            let rest = plan_beam(&p, &t, 5, &from, shape, &mut scorer());
             assert_eq!(rest.placements[..half], wide.placements[..half]);
             let text2 = crate::encode::plain(&p, &t, &rest);
             let e2 = crate::engine::evaluate(&p, 5, &text2, &crate::engine::Phrases::official());
@@ -575,11 +518,14 @@ mod tests {
             let t = Tables::new(&p);
             let system = ["fill", "survive"][case as usize % 2];
             let width = [1, 4][case as usize / 2 % 2];
-            let mut cfg = PlanConfig::whole_game(Weights::system(system).unwrap(), case as u64);
+            let mut cfg = PlanConfig::whole_game();
+            let w = Weights::system(system).unwrap();
+            let scorer = || LockScorer::new(&t, &w, case as u64);
             cfg.revive_budget = 0;
-            let plain = plan_beam(&p, &t, case, &cfg, BeamShape::of_width(width), None);
+            let shape = BeamShape::of_width(width);
+            let plain = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
             cfg.revive_budget = usize::MAX;
-            let revived = plan_beam(&p, &t, case, &cfg, BeamShape::of_width(width), None);
+            let revived = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
             let (n, m) = (plain.placements.len(), revived.placements.len());
             assert!(m >= n, "case {case}: {m} units revived, {n} without");
             if n == 60 {
@@ -623,10 +569,11 @@ mod tests {
         };
         // Locks clearing one line and two lines, over the three seeds.
         let clears = |system: &str| {
-            let cfg = PlanConfig::whole_game(Weights::system(system).unwrap(), 1);
+            let cfg = PlanConfig::whole_game();
+            let w = Weights::system(system).unwrap();
             let mut counts = [0usize; 3];
             for &seed in &p.seeds {
-                let plan = plan_beam(&p, &t, seed, &cfg, shape, None);
+                let plan = plan_beam(&p, &t, seed, &cfg, shape, &mut LockScorer::new(&t, &w, 1));
                 assert_eq!(plan.placements.len(), 120, "{system} plays every unit");
                 let mut sim = Sim::new(&p);
                 for pl in &plan.placements {

@@ -189,13 +189,12 @@ mod tests {
                 assert_eq!(e.locked as usize, g.placements.len());
                 assert!(g.move_score <= best);
             }
-            for system in crate::plan::SYSTEMS {
-                let cfg = crate::plan::PlanConfig::whole_game(
-                    crate::plan::Weights::system(system).unwrap(),
-                    1,
-                );
+            for system in crate::eval::SYSTEMS {
+                let cfg = crate::plan::PlanConfig::whole_game();
+                let w = crate::eval::Weights::system(system).unwrap();
+                let mut scorer = crate::eval::LockScorer::new(&t, &w, 1);
                 let shape = crate::plan::BeamShape::of_width(64);
-                let beam = crate::plan::plan_beam(&p, &t, seed, &cfg, shape, None);
+                let beam = crate::plan::plan_beam(&p, &t, seed, &cfg, shape, &mut scorer);
                 assert!(beam.move_score <= best, "{system}: {}", beam.move_score);
             }
         }

@@ -1,28 +1,28 @@
-//! The placement planner: for each unit of the source, every lock it can reach, scored by the
-//! heuristic, and the best one chosen (ties broken by a seeded random term). The result is a
-//! [`Plan`]: the sequence of locks, which an encoder turns into commands.
+//! The placement planner: for each unit of the source, every lock it can reach, valued by an
+//! [`Evaluator`] (the heuristic and its kin, in `crate::eval`), and the best ones kept. The
+//! result is a [`Plan`]: the sequence of locks, which an encoder turns into commands.
 //!
 //! The planner simulates the game with the engine's own pieces ([`Board::place`],
 //! [`lock_unit`], [`crate::engine::Source`]); it never re-implements a rule.
 
 pub mod beam;
 pub mod bits;
+pub mod eval;
 pub mod every;
-pub mod heuristic;
 pub mod outline;
 pub mod path;
 pub mod rowmask;
 pub mod scratch;
 pub mod space;
-pub mod stack;
+pub mod stackmap;
 
 pub use beam::{plan_beam, BeamShape};
-pub use heuristic::{compiled_systems, systems_from_json, Features, Weights, SYSTEMS};
+pub use eval::{Candidates, Evaluator, Scored};
 pub use outline::Outline;
 pub use rowmask::RowMask;
 pub use scratch::{Bfs, Stamps};
 pub use space::{Lock, LockKey, ReachBufs, State, UnitSpace};
-pub use stack::{StackMap, StackNode};
+pub use stackmap::StackMap;
 
 use crate::engine::{lock_unit, Board, Command, Decoded, Game, Outcome, Piece, Problem};
 use crate::work::Op;
@@ -31,7 +31,8 @@ use crate::work::Op;
 #[derive(Clone, Debug)]
 pub struct Tables {
     pub spaces: Vec<UnitSpace>,
-    /// The spawn footprints and danger band of the stack evaluation.
+    /// The spawn footprints and danger band of the stack evaluation (which reads them in
+    /// `crate::eval::stack`): built here because they depend only on the problem.
     pub stack: StackMap,
 }
 
@@ -89,30 +90,6 @@ impl Sim {
         self.ls_old = lines;
         lines
     }
-}
-
-/// A source of value for locks beyond the heuristic, from outside the planner: the encoder's
-/// phrase potential (how much a unit can spell on its way to each lock). The planner only calls
-/// it; it knows nothing of phrases.
-///
-/// A valuer may carry a state from one unit to the next (the phrase automaton's node that the
-/// lock leaves, say): the planner keeps it with each partial game, opaque, and hands it back for
-/// that game's next unit (0 at the start of a game, or [`PlanConfig::carry`] after a prefix).
-pub trait LockValuer {
-    /// Fills `out` with an extra value and the carry after it per lock of `locks` (same order)
-    /// for unit `unit`, the `step`-th unit of the game, on `board`; `free` is the unit's free
-    /// map on that board and `carry` what the lock before left.
-    #[allow(clippy::too_many_arguments)]
-    fn values(
-        &mut self,
-        step: usize,
-        unit: usize,
-        board: &Board,
-        free: &[u64],
-        locks: &[Lock],
-        carry: u32,
-        out: &mut Vec<(f64, u32)>,
-    );
 }
 
 /// One placement of a plan: which unit, and the lock chosen for it.
@@ -237,9 +214,6 @@ pub fn plan_of_text(problem: &Problem, tables: &Tables, seed: u32, text: &str) -
 /// Options of the greedy planner.
 #[derive(Clone, Debug)]
 pub struct PlanConfig {
-    pub weights: Weights,
-    /// Seed of the tie-breaking random term.
-    pub rng_seed: u64,
     /// Stop planning (the plan ends early, still valid) once this instant has passed.
     pub deadline: Option<std::time::Instant>,
     /// Where the task's counted work cuts the planning short: a beam narrows to its best
@@ -250,7 +224,7 @@ pub struct PlanConfig {
     /// Placements the game starts with (the first units of the source, as given): the search
     /// plans the rest. Empty for a whole game.
     pub prefix: Vec<Placement>,
-    /// The valuer's carry after the prefix (see [`LockValuer`]); 0 without one.
+    /// The evaluator's carry after the prefix (see [`Evaluator`]); 0 without one.
     pub carry: u32,
     /// Where every partial game of a beam dies at once, it goes back and searches the units
     /// before again (see [`beam`]) while the partial games it expands in all (a unit's width
@@ -259,12 +233,10 @@ pub struct PlanConfig {
 }
 
 impl PlanConfig {
-    /// Options for a whole game with `weights` and tie-break seed `rng_seed`, without a clock
-    /// and without revivals (a plain beam, as the stages and the tuner measure).
-    pub fn whole_game(weights: Weights, rng_seed: u64) -> PlanConfig {
+    /// Options for a whole game without a clock and without revivals (a plain beam, as the
+    /// stages and the tuner measure).
+    pub fn whole_game() -> PlanConfig {
         PlanConfig {
-            weights,
-            rng_seed,
             deadline: None,
             cut: crate::work::Cut::NONE,
             prefix: Vec::new(),
@@ -309,7 +281,13 @@ pub fn stack_top(board: &Board) -> usize {
         .unwrap_or(board.height())
 }
 
-/// Plays a whole game greedily: each unit goes to its best-scoring lock.
-pub fn plan_greedy(problem: &Problem, tables: &Tables, seed: u32, cfg: &PlanConfig) -> Plan {
-    plan_beam(problem, tables, seed, cfg, BeamShape::GREEDY, None)
+/// Plays a whole game greedily: each unit goes to the lock `eval` values best.
+pub fn plan_greedy<E: Evaluator + ?Sized>(
+    problem: &Problem,
+    tables: &Tables,
+    seed: u32,
+    cfg: &PlanConfig,
+    eval: &mut E,
+) -> Plan {
+    plan_beam(problem, tables, seed, cfg, BeamShape::GREEDY, eval)
 }

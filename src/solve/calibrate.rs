@@ -8,7 +8,8 @@ use super::stage::{StageRunner, Valuer};
 use super::{Prepared, SearchOptions};
 use crate::encode::{CharStats, Encoder, Mode, PhraseTable};
 use crate::engine::Phrases;
-use crate::plan::{Plan, PlanConfig, Weights};
+use crate::eval::Weights;
+use crate::plan::{Plan, PlanConfig};
 use crate::work::{measure, ops_of, Counts, Op, Stage, ALL, OPS, WEIGHTS};
 use std::time::Instant;
 
@@ -77,10 +78,11 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
         (64, "fill"),
         (16, "survive"),
     ] {
-        let cfg = PlanConfig::whole_game(Weights::system(system).expect("a system"), 1);
+        let cfg = PlanConfig::whole_game();
+        let weights = Weights::system(system).expect("a system");
         let repeats = if width == 1 { 3 } else { 1 };
         let (plan, s) = time(repeats, || {
-            runner.plan(cfg.clone(), width, Valuer::Off, None)
+            runner.plan(cfg.clone(), &weights, 1, width, Valuer::Off, None)
         });
         out[PLAN].push(s);
         plans.push(plan);
@@ -88,7 +90,9 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
         // them.
         if runner.aware() && width < 16 {
             for valuer in [Valuer::Words, Valuer::Chars] {
-                let (_, s) = time(repeats, || runner.plan(cfg.clone(), width, valuer, None));
+                let (_, s) = time(repeats, || {
+                    runner.plan(cfg.clone(), &weights, 1, width, valuer, None)
+                });
                 out[PLAN].push(s);
             }
         }

@@ -43,7 +43,8 @@ pub use options::SearchOptions;
 
 use crate::encode::{CharTables, Mode, PhraseTable};
 use crate::engine::{problem_score, Phrases, Problem};
-use crate::plan::{Tables, Weights, SYSTEMS};
+use crate::eval::{Weights, SYSTEMS};
+use crate::plan::Tables;
 use std::sync::OnceLock;
 use std::time::Instant;
 

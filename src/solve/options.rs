@@ -18,7 +18,7 @@ use std::path::Path;
 #[serde(deny_unknown_fields)]
 pub struct SearchOptions {
     /// Heuristic value of one point of phrase potential for the planner (see
-    /// [`crate::encode::PhraseValuer`]).
+    /// [`crate::eval::PhraseValuer`]).
     pub phrase_weight: f64,
     /// The widest beam (its memory grows with width times source length; `-m` may cap it
     /// lower).
@@ -155,7 +155,7 @@ pub struct SearchOptions {
     /// checkpoints at 1 and 3 s too, one run at 10 s on the 25 official problems gave 821,218,
     /// one without 839,950; commit 45a936d).
     pub checkpoints: Vec<f64>,
-    /// The scoring systems (by name) made to keep games alive ([`crate::plan::stack`]): while a
+    /// The scoring systems (by name) made to keep games alive ([`crate::eval::stack`]): while a
     /// seed's best game ends before its source does, the attempts [`Self::survival_every`]
     /// picks plan with them; they stay out of the cycle and the ranking of the systems
     /// otherwise.

@@ -144,7 +144,7 @@ pub struct Attempt {
     /// The game re-planned and the cut: the units before it are kept with their text.
     pub base: Option<(GameId, usize)>,
     pub screen: Screen,
-    /// Plan with the character-level phrase valuer (see [`crate::encode::forward`]).
+    /// Plan with the character-level phrase valuer (see [`crate::eval::forward`]).
     pub chars_valuer: bool,
     /// Where every partial game of its beam dies at once, go back and search the units before
     /// again ([`crate::plan::PlanConfig::revive_budget`]), expanding at most this many partial

@@ -9,8 +9,9 @@
 //! the characters the engine scores.
 
 use super::SearchOptions;
-use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable, PhraseValuer};
+use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
 use crate::engine::{evaluate, Evaluation, Phrases, Problem};
+use crate::eval::{LockScorer, PhraseValuer, Weights};
 use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables};
 use crate::work::Op;
 use std::time::Instant;
@@ -66,17 +67,20 @@ impl<'a> StageRunner<'a> {
         !self.table.phrases.is_empty() && self.tables.spaces.iter().any(|s| !s.rotates())
     }
 
-    /// Plans with `cfg` a beam of `width` (see [`BeamShape::of_width`]), valuing phrases by
+    /// Plans with `cfg` a beam of `width` (see [`BeamShape::of_width`]), its locks scored with
+    /// `weights` and tie-breaks seeded with `rng_seed` ([`LockScorer`]), valuing phrases by
     /// `valuer` where the planner is [`StageRunner::aware`]. `opening` is the text of the units
     /// `cfg.prefix` keeps: the valuer starts where that text left it.
     pub fn plan(
         &self,
         mut cfg: PlanConfig,
+        weights: &Weights,
+        rng_seed: u64,
         width: usize,
         valuer: Valuer,
         opening: Option<&str>,
     ) -> Plan {
-        let mut v = match valuer {
+        let v = match valuer {
             Valuer::Off => None,
             _ if !self.aware() => None,
             Valuer::Words => Some(PhraseValuer::new(self.encoder, self.phrase_weight, 0)),
@@ -87,13 +91,14 @@ impl<'a> StageRunner<'a> {
         if let (Some(v), Some(text)) = (&v, opening) {
             cfg.carry = v.carry_after(text);
         }
+        let mut scorer = LockScorer::new(self.tables, weights, rng_seed).with_valuer(v);
         plan_beam(
             self.problem,
             self.tables,
             self.seed,
             &cfg,
             BeamShape::of_width(width),
-            v.as_mut().map(|v| v as _),
+            &mut scorer,
         )
     }
 

@@ -141,15 +141,16 @@ impl SeedTasks<'_> {
             _ => Vec::new(),
         };
         let pc = PlanConfig {
-            weights: self.cfg.systems[a.system].1.clone(),
-            rng_seed: a.id as u64 + ((k as u64) << 32),
             deadline: self.deadline,
             cut: *cut,
             prefix,
             carry: 0,
             revive_budget: a.revive,
         };
-        self.stages().plan(pc, a.width, valuer, opening)
+        let weights = &self.cfg.systems[a.system].1;
+        let rng_seed = a.id as u64 + ((k as u64) << 32);
+        self.stages()
+            .plan(pc, weights, rng_seed, a.width, valuer, opening)
     }
 
     /// A plan's predicted score: its move score, and its descents at `rate` points each.

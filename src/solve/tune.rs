@@ -7,7 +7,8 @@
 use super::Prepared;
 use crate::encode::{Encoder, Mode, PhraseTable};
 use crate::engine::{evaluate, Phrases};
-use crate::plan::{plan_beam, BeamShape, PlanConfig, Weights};
+use crate::eval::{LockScorer, PhraseValuer, Weights};
+use crate::plan::{plan_beam, BeamShape, PlanConfig};
 use rand::{Rng, SeedableRng};
 use rand_distr_lite::normal;
 use rand_pcg::Pcg64Mcg;
@@ -80,23 +81,18 @@ pub fn scores(
                 && p.tables.spaces.iter().any(|s| !s.rotates());
             let total: u64 = (0..cfg.repeats.max(1))
                 .map(|r| {
-                    let pc = PlanConfig::whole_game(weights.clone(), r as u64);
+                    let pc = PlanConfig::whole_game();
                     let shape = BeamShape::of_width(cfg.width);
-                    let mut valuer = aware.then(|| {
-                        crate::encode::PhraseValuer::new(
+                    let valuer = aware.then(|| {
+                        PhraseValuer::new(
                             &encoder,
                             super::SearchOptions::default().phrase_weight,
                             0,
                         )
                     });
-                    let plan = plan_beam(
-                        p.problem,
-                        &p.tables,
-                        g.seed,
-                        &pc,
-                        shape,
-                        valuer.as_mut().map(|v| v as _),
-                    );
+                    let mut scorer =
+                        LockScorer::new(&p.tables, weights, r as u64).with_valuer(valuer);
+                    let plan = plan_beam(p.problem, &p.tables, g.seed, &pc, shape, &mut scorer);
                     if cfg.survival {
                         let source = p.problem.source_length.max(1) as u64;
                         return plan.placements.len() as u64 * 1_000_000 / source;

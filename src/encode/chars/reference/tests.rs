@@ -4,7 +4,8 @@
 use crate::encode::test_util::Setup;
 use crate::encode::{CharStats, CharTables, Encoder, Opening};
 use crate::engine::{evaluate, Problem};
-use crate::plan::{plan_greedy, Plan, PlanConfig, Weights, SYSTEMS};
+use crate::eval::{LockScorer, Weights, SYSTEMS};
+use crate::plan::{plan_greedy, Plan, PlanConfig};
 use rand::{Rng, SeedableRng};
 
 /// How the encoder did against the reference on a set of plans.
@@ -82,9 +83,11 @@ fn the_encoder_scores_as_the_reference_on_random_games() {
         };
         let setup = Setup::new(&json);
         let system = SYSTEMS[rng.gen_range(0..SYSTEMS.len())];
-        let cfg = PlanConfig::whole_game(Weights::system(system).unwrap(), rng.gen());
+        let weights = Weights::system(system).unwrap();
+        let mut scorer = LockScorer::new(&setup.tables, &weights, rng.gen());
         let seed = problem.seeds[0];
-        let plan = plan_greedy(&problem, &setup.tables, seed, &cfg);
+        let cfg = PlanConfig::whole_game();
+        let plan = plan_greedy(&problem, &setup.tables, seed, &cfg, &mut scorer);
         if plan.placements.is_empty() {
             continue;
         }

@@ -7,9 +7,9 @@
 //! neighbours the cells touch (filled cells, walls, floor), the empty cells it covers (holes and
 //! overhangs), and the filled/empty transitions along the rows it touches (a rough surface).
 
-use super::space::{State, UnitSpace};
 use crate::engine::{lock_points, Board};
 use crate::error::{Error, Result};
+use crate::plan::{State, UnitSpace};
 use serde::{Deserialize, Serialize};
 
 /// The features a lock is scored by, written once: the fields of [`Weights`] and [`Features`],
@@ -178,7 +178,7 @@ fn compiled() -> &'static std::collections::BTreeMap<String, Weights> {
     })
 }
 
-/// Parses scoring systems from JSON text shaped like `src/plan/weights.json` (a map from system
+/// Parses scoring systems from JSON text shaped like `src/eval/weights.json` (a map from system
 /// name to weights), for `--weights`; `path` names the file in errors (reading it is
 /// [`crate::io::read_systems`]'s job).
 pub fn systems_from_json(text: &str, path: &std::path::Path) -> Result<Vec<(String, Weights)>> {
@@ -213,7 +213,7 @@ pub fn compiled_systems() -> Vec<(String, Weights)> {
 impl Weights {
     /// A named scoring system: `low` places units as low as possible and snug; `fill` favours
     /// completing nearly-full rows; `balanced` sits between them. Their weights are data
-    /// (`src/plan/weights.json`), compiled in.
+    /// (`src/eval/weights.json`), compiled in.
     pub fn system(name: &str) -> Result<Weights> {
         compiled().get(name).cloned().ok_or_else(|| {
             Error::Usage(format!(

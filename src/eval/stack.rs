@@ -17,16 +17,17 @@
 //! `danger` and `sealed` are states of the board, not of a lock: the beam keeps each partial
 //! game's weighted sum of them as a state (a row cleared lowers both), not as a sum of its
 //! locks' deltas; a lock is ranked by what it adds to them, and the partial game it makes gets
-//! its board's exact state (see [`super::beam`]).
+//! its board's exact state (see [`crate::plan::beam`]).
 //!
-//! Everything that depends only on the problem is computed once ([`StackMap`]); a lock's
+//! Everything that depends only on the problem is computed once, with the move-generation
+//! tables ([`StackMap`], in the planner's [`crate::plan::Tables`]); this module reads it. A lock's
 //! features cost one look-up per cell, plus the flood of the rows it spans and the row below
 //! them for `sealed`; a board's state one flood of its rows.
 
-use super::bits;
-use super::space::{State, UnitSpace};
-use super::{Scratch, Weights};
-use crate::engine::{Board, Unit};
+use super::Weights;
+use crate::engine::Board;
+use crate::plan::stackmap::reached;
+use crate::plan::{bits, stack_top, Scratch, StackMap, State, UnitSpace};
 
 /// What a lock's features need to know of the board it locks on ([`StackMap::node`]), and the
 /// buffers they use.
@@ -76,102 +77,7 @@ impl LockStack {
     }
 }
 
-/// The problem's spawn footprints and danger band, computed once per problem.
-#[derive(Clone, Debug, Default)]
-pub struct StackMap {
-    width: usize,
-    /// Rows from the top that some unit's spawn position covers.
-    spawn_rows: usize,
-    /// Per cell of the `spawn_rows` top rows (row-major), the units whose spawn position covers
-    /// it, as bits (unit `i` as bit `i % 64`).
-    spawn_units: Vec<u64>,
-    /// Per unit (up to 64), the cells of its spawn position as (x, y).
-    footprints: Vec<Vec<(usize, usize)>>,
-    /// Distinct bits in use (the units, up to 64).
-    unit_bits: u32,
-    /// Per row from the top, the danger of a filled cell there (0 past the band).
-    danger_rows: Vec<f64>,
-    height: usize,
-    /// Words per bit row of the board's cells.
-    words: usize,
-    /// The units whose reach measures `cramped` (the one with the most cells and the one that
-    /// spans the most rows), each with the states it reaches on an empty board.
-    probes: Vec<(usize, f64)>,
-}
-
 impl StackMap {
-    /// The map of a `width` x `height` board with these units, whose spaces are `spaces`.
-    pub fn new(units: &[Unit], spaces: &[UnitSpace], width: usize, height: usize) -> StackMap {
-        let mut spawn_rows = 0;
-        let mut reserve = 0;
-        for u in units {
-            for c in u.cells(u.spawn(), 0) {
-                if c.y >= 0 {
-                    spawn_rows = spawn_rows.max(c.y as usize + 1);
-                }
-            }
-            for o in 0..6 {
-                let s = u.shape(o, 0);
-                reserve = reserve.max((s.max_dy - s.min_dy + 1) as usize);
-            }
-        }
-        let spawn_rows = spawn_rows.min(height);
-        let mut spawn_units = vec![0u64; spawn_rows * width];
-        let mut footprints = vec![Vec::new(); units.len().min(64)];
-        for (i, u) in units.iter().enumerate() {
-            for c in u.cells(u.spawn(), 0) {
-                if c.x >= 0 && (c.x as usize) < width && c.y >= 0 && (c.y as usize) < spawn_rows {
-                    spawn_units[c.y as usize * width + c.x as usize] |= 1 << (i % 64);
-                    footprints[i % 64].push((c.x as usize, c.y as usize));
-                }
-            }
-        }
-        let band = (spawn_rows + reserve).min(height);
-        let danger_rows = (0..band)
-            .map(|y| {
-                if y < spawn_rows {
-                    1.0
-                } else {
-                    (spawn_rows + reserve - y) as f64 / (reserve + 1) as f64
-                }
-            })
-            .collect();
-        let rows = |u: &Unit| {
-            (0..6)
-                .map(|o| {
-                    let s = u.shape(o, 0);
-                    s.max_dy - s.min_dy
-                })
-                .max()
-                .unwrap_or(0)
-        };
-        let biggest = (0..units.len()).max_by_key(|&i| (units[i].size(), std::cmp::Reverse(i)));
-        let tallest = (0..units.len()).max_by_key(|&i| (rows(&units[i]), std::cmp::Reverse(i)));
-        let mut probes: Vec<(usize, f64)> = Vec::new();
-        let empty = Board::new(width, height);
-        let mut scratch = Scratch::default();
-        for u in biggest.into_iter().chain(tallest) {
-            if probes.iter().any(|p| p.0 == u) {
-                continue;
-            }
-            let n = reached(&spaces[u], &empty, 0, &mut scratch);
-            if n > 0 {
-                probes.push((u, n as f64));
-            }
-        }
-        StackMap {
-            probes,
-            width,
-            spawn_rows,
-            spawn_units,
-            footprints,
-            unit_bits: units.len().min(64) as u32,
-            danger_rows,
-            height,
-            words: width.div_ceil(64),
-        }
-    }
-
     /// The danger of a filled cell on row `y`.
     #[inline]
     pub fn danger_row(&self, y: i64) -> f64 {
@@ -204,7 +110,7 @@ impl StackMap {
                     .any(|&(x, y)| board.is_filled(x as i64, y as i64))
             })
             .fold(0u64, |m, (i, _)| m | 1 << i);
-        node.top = super::stack_top(board);
+        node.top = stack_top(board);
         node.reach.clear();
         node.dead.clear();
         if sealed {
@@ -282,7 +188,7 @@ impl StackMap {
         if self.probes.is_empty() {
             return 0.0;
         }
-        let below = (board.height() - super::stack_top(board)) as u64;
+        let below = (board.height() - stack_top(board)) as u64;
         let lost: f64 = self
             .probes
             .iter()
@@ -416,25 +322,11 @@ impl StackMap {
     }
 }
 
-/// The states `space`'s unit reaches from its spawn on `board` (0 when it cannot spawn), whose
-/// rows below the stack's top are `below` (counted as work).
-fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mut Scratch) -> u64 {
-    // A survival beam asks for it once per probe unit per partial game: uncounted, its
-    // attempts took 1.5 times their counted work on problem 18.
-    crate::work::add(crate::work::Op::ProbeRow, space.states_per_row() * below);
-    crate::work::add(crate::work::Op::MapCell, space.map_cells_per_row() * below);
-    space.free_map(board, &mut scratch.free);
-    if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
-        return 0;
-    }
-    scratch.reach.iter().map(|w| w.count_ones() as u64).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Cell, Problem};
-    use crate::plan::{gen_locks, stack_top, Scratch, Sim, Tables};
+    use crate::engine::{Cell, Problem, Unit};
+    use crate::plan::{gen_locks, Sim, Tables};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 

@@ -1,8 +1,8 @@
 //! The character-level forward programme for the planner: for a unit that cannot rotate, one
 //! pass from its spawn values every lock at once by the repetition points the best path there
-//! can spell, character by character on the phrase automaton ([`super::automaton`]), the lock's
+//! can spell, character by character on the phrase automaton ([`crate::encode::automaton`]), the lock's
 //! own character included, starting from the automaton node the unit before left. So the
-//! planner sees what the character encoder ([`super::chars`]) will spell: a chain such as
+//! planner sees what the character encoder ([`crate::encode::chars`]) will spell: a chain such as
 //! "ia! ia! ia!" that runs on from one unit into the next, or "ei!" whose "!" is the lock.
 //!
 //! **Model.** A unit that cannot rotate (a 1-cell unit whose pivot is its cell, or a shape
@@ -33,10 +33,10 @@
 //! A later call whose first differing row lies below the checkpoint starts there: on a tall
 //! board the programme then costs the rows of the stack, not those of the board.
 
-use super::automaton::{Automaton, Node};
-use super::heading::{EAST, FRESH, WEST};
-use super::PhraseTable;
-use super::NEG;
+use crate::encode::automaton::{Automaton, Node};
+use crate::encode::heading::{EAST, FRESH, WEST};
+use crate::encode::PhraseTable;
+use crate::encode::NEG;
 use crate::engine::Command;
 use crate::plan::{bits, Lock, UnitSpace};
 
