@@ -66,9 +66,8 @@ type LockValue = Option<(i32, u32)>;
 type CheckpointKey = (usize, u32, bool);
 
 /// How many characters ahead the potential of a node looks: the next unit's first few (a
-/// chain such as "ia! ia!" goes on in four, " ia!"). Looking eight ahead credited nodes that
-/// a later unit rarely realises: problem 8 at 10 attempts 21,170 against 21,305 with four, and
-/// the tuning set of random problems 184,298 against 184,482 (at half that potential).
+/// chain such as "ia! ia!" goes on in four, " ia!"). Looking further ahead credits nodes that
+/// a later unit rarely realises, and scored less (docs/tuning.md).
 const POTENTIAL_CHARS: usize = 4;
 
 /// The programme's tables for one problem and phrase table.

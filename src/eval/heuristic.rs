@@ -33,8 +33,7 @@ macro_rules! scored_features {
             /// Per lock that clears exactly one line, on top of its `points`. Negative, it holds
             /// rows back for clears of several lines at once: two lines earn 300 move points, two
             /// single clears 200, and where the units are small and the board narrow a few units
-            /// landing a row higher cost less power than that (problem 6, 10 seeds at width 16:
-            /// `balanced` 16,368, with `clear1` at -10 17,682).
+            /// landing a row higher cost less power than that (docs/tuning.md has a measure).
             /// Absent from a weights file, zero.
             #[serde(default)]
             pub clear1: f64,
