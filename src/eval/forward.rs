@@ -1,9 +1,10 @@
 //! The character-level forward programme for the planner: for a unit that cannot rotate, one
 //! pass from its spawn values every lock at once by the repetition points the best path there
-//! can spell, character by character on the phrase automaton ([`crate::encode::automaton`]), the lock's
-//! own character included, starting from the automaton node the unit before left. So the
-//! planner sees what the character encoder ([`crate::encode::chars`]) will spell: a chain such as
-//! "ia! ia! ia!" that runs on from one unit into the next, or "ei!" whose "!" is the lock.
+//! can spell, character by character on the phrase automaton ([`crate::encode::automaton`]),
+//! the lock's own character included, starting from the automaton node the unit before left.
+//! So the planner sees what the character encoder ([`crate::encode::chars`]) will spell: a chain
+//! such as "ia! ia! ia!" that runs on from one unit into the next, or "ei!" whose "!" is the
+//! lock.
 //!
 //! **Model.** A unit that cannot rotate (a 1-cell unit whose pivot is its cell, or a shape
 //! symmetric under 60 degrees) can only move east or west along a row, and once it has moved

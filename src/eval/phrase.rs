@@ -16,11 +16,11 @@ use crate::work::Op;
 /// spelling its way to each lock, times `weight`. With the character-level programme
 /// ([`Forward`], [`PhraseValuer::with_chars`]) the value counts every character, the
 /// lock's included, and carries the phrase automaton's node from unit to unit; otherwise it is
-/// the word-level forward programme of [`mod@crate::encode::line`] (exact up to the visited positions), whose
-/// first uses count during the first `bonus_units` units. Units that can rotate get nothing:
-/// their phrase potential follows the depth of the lock, which the heuristic values already (a
-/// forward programme over their row components cost several plans' time and showed no gain in
-/// the benchmark).
+/// the word-level forward programme of [`mod@crate::encode::line`] (exact up to the visited
+/// positions), whose first uses count during the first `bonus_units` units. Units that can
+/// rotate get nothing: their phrase potential follows the depth of the lock, which the heuristic
+/// values already (a forward programme over their row components cost several plans' time and
+/// showed no gain in the benchmark).
 pub struct PhraseValuer<'e> {
     encoder: &'e Encoder<'e>,
     weight: f64,
@@ -51,8 +51,8 @@ impl<'e> PhraseValuer<'e> {
         }
     }
 
-    /// The same valuer at the character level (see [`super::forward`]), where some phrase can be spelt
-    /// without rotating.
+    /// The same valuer at the character level (see [`super::forward`]), where some phrase can be
+    /// spelt without rotating.
     pub fn with_chars(mut self) -> PhraseValuer<'e> {
         self.chars = Forward::new(self.encoder.table);
         self

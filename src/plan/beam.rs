@@ -4,8 +4,9 @@
 //! to the units that follow. The beam keeps the `width` best partial games after each unit; a
 //! node's value is the sum of the values of its locks, as an [`Evaluator`] gives them (the
 //! heuristic's features are mostly deltas of the board's quality: holes and transitions added,
-//! cells placed low, points earned), so nodes of the same depth compare fairly. Each node expands only its `branch` best locks. Nodes
-//! whose boards are identical (the same cells, reached in another order) are kept once.
+//! cells placed low, points earned), so nodes of the same depth compare fairly. Each node
+//! expands only its `branch` best locks. Nodes whose boards are identical (the same cells,
+//! reached in another order) are kept once.
 //! With width 1 and branch 1 this is the greedy planner.
 //!
 //! A beam may also revive ([`super::PlanConfig::revive_budget`]): where every partial game it keeps
