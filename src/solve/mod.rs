@@ -5,9 +5,10 @@
 //! left); [`budget`] holds the time rules (the budget and its preset, the reserve, the
 //! checkpoints and horizons, each task's deadlines); [`exec`] runs the rounds on the rayon pool
 //! and keeps the games; [`tasks`] is what a round's tasks do (plan, spell, score), through the
-//! stage runner of [`stage`]; [`options`] holds every knob. Deadlines are checked inside the
-//! planner and the encoders, unit by unit. With [`Budget::Attempts`] a run is reproducible to
-//! the character on any number of threads.
+//! stage runner of [`stage`]; [`options`] holds every knob; [`pool`] runs a batch as the
+//! commands do, on a rayon pool, and [`shard`] splits a run between processes. Deadlines are
+//! checked inside the planner and the encoders, unit by unit. With [`Budget::Attempts`] a run
+//! is reproducible to the character on any number of threads.
 
 /// Writes a line to stderr, ignoring a stderr that is closed (a debugging log piped into `head`,
 /// say): a log line must never stop a run, nor keep its answers from being written.
@@ -33,6 +34,7 @@ pub mod calibrate;
 pub mod exec;
 pub mod options;
 pub mod policy;
+pub mod pool;
 pub mod shard;
 pub mod stage;
 pub mod tasks;
