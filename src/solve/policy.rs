@@ -71,7 +71,7 @@ pub use widening::{rank_systems, widens};
 use super::budget::Preset;
 use super::options::SearchOptions;
 use crate::encode::Mode;
-use seed::{Ctx, SeedState, Stage};
+use seed::{Ctx, Phase, SeedState};
 
 /// A game of one seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -325,10 +325,10 @@ pub fn polish_goes_first(whole: bool, polish_rate: f64, widen_rate: f64) -> bool
 
 /// Where a seed's answers stand, for the order of the first rounds: `None` once it searches.
 fn answering(s: &SeedState) -> Option<u8> {
-    match s.stage() {
-        Stage::Quick => Some(0),
-        Stage::Greedy => Some(1),
-        Stage::Search | Stage::Finished => None,
+    match s.phase() {
+        Phase::Quick => Some(0),
+        Phase::Greedy => Some(1),
+        Phase::Search | Phase::Finished => None,
     }
 }
 
@@ -387,8 +387,8 @@ fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option
     if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
         return Some((p, before(first)));
     }
-    if s.stage() != Stage::Search {
-        let behind = s.stage() == Stage::Quick;
+    if s.phase() != Phase::Search {
+        let behind = s.phase() == Phase::Quick;
         if !super::budget::greedy_fits(s.setup.unit_states, first, behind, o) {
             p.tasks.retain(|t| !matches!(t, Task::SpellGreedy { .. }));
         }
@@ -423,13 +423,13 @@ impl Policy {
     pub fn unanswered(&self) -> usize {
         self.seeds
             .iter()
-            .filter(|s| s.stage() == Stage::Quick)
+            .filter(|s| s.phase() == Phase::Quick)
             .count()
     }
 
     /// Whether every seed is finished.
     pub fn finished(&self) -> bool {
-        self.seeds.iter().all(|s| s.stage() == Stage::Finished)
+        self.seeds.iter().all(|s| s.phase() == Phase::Finished)
     }
 
     /// The seed's best score so far.
@@ -452,7 +452,7 @@ impl Policy {
     pub fn timing(&self, seed: usize) -> Timing {
         let s = &self.seeds[seed];
         let o = &self.opts;
-        let speed = s.plan_clock.speed(o).max(s.spell_clock.speed(o));
+        let speed = s.plan_pace.speed(o).max(s.spell_pace.speed(o));
         match &s.costs {
             None => Timing {
                 narrow_lead: 0.0,

@@ -44,9 +44,10 @@ impl fmt::Display for Shard {
     }
 }
 
-/// One task to split.
+/// One (problem, seed) task to split: a job, so as not to be taken for the policy's
+/// [`super::policy::Task`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Task {
+pub struct SeedJob {
     pub problem_id: i64,
     pub seed: u32,
     /// Its cost, in the solver's units (positive).
@@ -55,7 +56,7 @@ pub struct Task {
 
 /// The shard (from 0 to `count - 1`) of each task, in the order given. Tasks that are equal
 /// in (problem id, seed) are one task: they go to the same shard.
-pub fn split(tasks: &[Task], count: usize) -> Vec<usize> {
+pub fn split(tasks: &[SeedJob], count: usize) -> Vec<usize> {
     let count = count.max(1);
     let mut order: Vec<usize> = (0..tasks.len()).collect();
     order.sort_by(|&a, &b| {
@@ -91,11 +92,11 @@ pub fn split(tasks: &[Task], count: usize) -> Vec<usize> {
 /// the shard's share of the run's cost.
 pub fn restrict(problems: &[&Problem], shard: Shard) -> (Vec<Problem>, f64) {
     let weights: Vec<f64> = problems.iter().map(|p| Prepared::new(p).weight()).collect();
-    let tasks: Vec<Task> = problems
+    let tasks: Vec<SeedJob> = problems
         .iter()
         .zip(&weights)
         .flat_map(|(p, &weight)| {
-            p.distinct_seeds().into_iter().map(move |seed| Task {
+            p.distinct_seeds().into_iter().map(move |seed| SeedJob {
                 problem_id: p.id,
                 seed,
                 weight,
@@ -132,7 +133,7 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    fn random_tasks(rng: &mut rand_pcg::Pcg64Mcg) -> Vec<Task> {
+    fn random_tasks(rng: &mut rand_pcg::Pcg64Mcg) -> Vec<SeedJob> {
         let problems = rng.gen_range(0..12);
         let mut out = Vec::new();
         for id in 0..problems {
@@ -140,7 +141,7 @@ mod tests {
             let weight =
                 (rng.gen_range(1..60) * rng.gen_range(1..60) * rng.gen_range(1..600)) as f64;
             for _ in 0..rng.gen_range(0..20) {
-                out.push(Task {
+                out.push(SeedJob {
                     problem_id: id * 7 - 20,
                     seed: rng.gen_range(0..40),
                     weight,
@@ -196,7 +197,7 @@ mod tests {
             for i in (1..shuffled.len()).rev() {
                 shuffled.swap(i, rng.gen_range(0..=i));
             }
-            let other: Vec<Task> = shuffled.iter().map(|&i| tasks[i]).collect();
+            let other: Vec<SeedJob> = shuffled.iter().map(|&i| tasks[i]).collect();
             let other_part = split(&other, n);
             for (k, &i) in shuffled.iter().enumerate() {
                 assert_eq!(other_part[k], part[i]);
@@ -206,8 +207,8 @@ mod tests {
 
     #[test]
     fn equal_tasks_spread_evenly() {
-        let tasks: Vec<Task> = (0..50)
-            .map(|s| Task {
+        let tasks: Vec<SeedJob> = (0..50)
+            .map(|s| SeedJob {
                 problem_id: 4,
                 seed: s,
                 weight: 1.0,

@@ -1,5 +1,5 @@
 //! One seed's state and its rules: the games it keeps ([`Games`]), how far its answers got
-//! ([`Stage`], changed by the seed's own methods alone), its cost model ([`super::costs`]), its
+//! ([`Phase`], changed by the seed's own methods alone), its cost model ([`super::costs`]), its
 //! beams ([`super::widening`]) and its rate of gain ([`Rate`]); the rules that propose its next
 //! round, in order ([`Rule::ORDER`]). Its tail round is sized in [`tail`], and it learns from a
 //! round's reports in [`learn`].
@@ -7,7 +7,7 @@
 //! The rules read what happened (scores, work, the preset), never the time left: the policy asks
 //! whether a proposed round fits, and asks for a tail round when it does not.
 
-use super::costs::{Clock, Costs, Model};
+use super::costs::{Costs, Model, Pace};
 use super::widening::{rank_systems, widens, Start, Widening};
 use super::{
     polish_goes_first, Attempt, Cost, GameId, Round, RoundKind, Screen, SeedSetup, Summary, Task,
@@ -28,7 +28,7 @@ pub(super) struct Ctx<'a> {
 
 /// How far a seed's answers got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stage {
+pub(super) enum Phase {
     /// No answer yet: the quick answer comes first.
     Quick,
     /// The quick answer is in; its greedy spelling comes next.
@@ -171,12 +171,12 @@ impl Proposal {
 #[derive(Clone, Debug)]
 pub(super) struct SeedState {
     pub setup: SeedSetup,
-    stage: Stage,
+    phase: Phase,
     pub games: Games,
     pub costs: Option<Costs>,
     /// Seconds per work second of planning and of spelling (decayed sums of both).
-    pub plan_clock: Clock,
-    pub spell_clock: Clock,
+    pub plan_pace: Pace,
+    pub spell_pace: Pace,
     pub widening: Widening,
     pub rate: Rate,
     flight: Option<InFlight>,
@@ -252,11 +252,11 @@ impl SeedState {
         SeedState {
             widening: Widening::new(setup.systems + setup.survival),
             setup,
-            stage: Stage::Quick,
+            phase: Phase::Quick,
             games: Games::default(),
             costs: None,
-            plan_clock: Clock::default(),
-            spell_clock: Clock::default(),
+            plan_pace: Pace::default(),
+            spell_pace: Pace::default(),
             rate: Rate::default(),
             flight: None,
             exhausted: false,
@@ -264,13 +264,13 @@ impl SeedState {
     }
 
     /// How far its answers got.
-    pub fn stage(&self) -> Stage {
-        self.stage
+    pub fn phase(&self) -> Phase {
+        self.phase
     }
 
     /// Whether it can start a round: not finished, none in flight.
     pub fn ready(&self) -> bool {
-        self.stage != Stage::Finished && self.flight.is_none()
+        self.phase != Phase::Finished && self.flight.is_none()
     }
 
     /// A game it starts from (a stored solution), before its first round.
@@ -282,7 +282,7 @@ impl SeedState {
     /// Its greedy spelling no longer fits before the deadline: not wanted, it goes on to its
     /// search.
     pub fn skip_greedy(&mut self) {
-        self.stage = Stage::Search;
+        self.phase = Phase::Search;
     }
 
     /// Its exhaustive search does not fit: not wanted, its next proposal is another rule's.
@@ -292,7 +292,7 @@ impl SeedState {
 
     /// Nothing it proposes fits before the deadline: it is finished.
     pub fn finish(&mut self) {
-        self.stage = Stage::Finished;
+        self.phase = Phase::Finished;
     }
 
     /// `round`, which the policy gave it, has started: its reports go to [`SeedState::report`].
@@ -317,7 +317,7 @@ impl SeedState {
 
     /// Seconds a task of cost `c` is expected to take on this machine.
     pub fn seconds(&self, c: Cost, o: &SearchOptions) -> f64 {
-        c.plan * self.plan_clock.speed(o) + c.spell * self.spell_clock.speed(o)
+        c.plan * self.plan_pace.speed(o) + c.spell * self.spell_pace.speed(o)
     }
 
     /// Games the preset still allows (unbounded on a clock).
@@ -350,13 +350,13 @@ impl SeedState {
         let lanes = self.setup.lanes.max(1);
         let stop_if = |stop: bool| if stop { Verdict::Stop } else { Verdict::Pass };
         match rule {
-            Rule::Finished => stop_if(self.stage == Stage::Finished),
-            Rule::QuickAnswer if self.stage == Stage::Quick => {
+            Rule::Finished => stop_if(self.phase == Phase::Finished),
+            Rule::QuickAnswer if self.phase == Phase::Quick => {
                 Verdict::Round(self.first_round(lanes, preset))
             }
             Rule::Unmeasured => stop_if(self.costs.is_none()),
             Rule::Exhaust => self.exhaust_rule(ctx, lanes),
-            Rule::GreedySpelling if self.stage == Stage::Greedy => {
+            Rule::GreedySpelling if self.phase == Phase::Greedy => {
                 let plain = self.costs.as_ref().map_or(0.0, |c| c.plain);
                 Verdict::Round(Proposal {
                     tasks: vec![Task::SpellGreedy {

@@ -1,8 +1,8 @@
 //! How a seed learns from its rounds' reports: its games kept, its cost model and machine
 //! speeds ([`super::super::costs`]), its beams' record ([`super::super::widening`]), its rate of
-//! gain, and its stage (the quick answer in, its greedy spelling done, the seed finished).
+//! gain, and its phase (the quick answer in, its greedy spelling done, the seed finished).
 
-use super::{SeedState, Stage};
+use super::{Phase, SeedState};
 use crate::encode::Mode;
 use crate::solve::policy::costs::Costs;
 use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task};
@@ -16,9 +16,9 @@ impl SeedState {
         let mut attempts = 0;
         for (task, r) in round.tasks.iter().zip(reports) {
             work += r.work();
-            self.plan_clock
+            self.plan_pace
                 .learn(r.plan_seconds, r.plan_work * r.plans as f64, o);
-            self.spell_clock.learn(r.spell_seconds, r.spell_work, o);
+            self.spell_pace.learn(r.spell_seconds, r.spell_work, o);
             match task {
                 Task::Quick { .. } => self.took_quick(o, r),
                 Task::SpellGreedy { game } => self.took_greedy(o, *game, r),
@@ -38,7 +38,7 @@ impl SeedState {
             self.exhausted = true;
             let searched = |r: &Report| matches!(r.outcome, Outcome::Spelt(_));
             if searched(first) && exhausts.all(|(_, r)| searched(r)) {
-                self.stage = Stage::Finished;
+                self.phase = Phase::Finished;
             }
         }
         let games = &mut self.games;
@@ -59,7 +59,7 @@ impl SeedState {
     }
 
     fn took_quick(&mut self, o: &SearchOptions, r: &Report) {
-        self.stage = Stage::Greedy;
+        self.phase = Phase::Greedy;
         self.games.planned = self.games.planned.max(1);
         let Outcome::Spelt(g) = &r.outcome else {
             return;
@@ -86,10 +86,10 @@ impl SeedState {
         // Without phrases there is no greedy spelling to wait for; with a game over at once
         // (no unit can spawn), nothing can score more.
         if !self.setup.spells {
-            self.stage = Stage::Search;
+            self.phase = Phase::Search;
         }
         if g.units == 0 {
-            self.stage = Stage::Finished;
+            self.phase = Phase::Finished;
         }
         self.games.kept.push(g.clone());
         let best = self.games.kept.iter().map(|g| g.score).max().unwrap_or(0);
@@ -104,8 +104,8 @@ impl SeedState {
     }
 
     fn took_greedy(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
-        if self.stage == Stage::Greedy {
-            self.stage = Stage::Search;
+        if self.phase == Phase::Greedy {
+            self.phase = Phase::Search;
         }
         if let Outcome::Spelt(s) = &r.outcome {
             // A quick answer that did not finish measured no costs: its seed stops
