@@ -317,8 +317,8 @@ pub struct Policy {
 /// Whether a polish goes before the next round of beams: when it promises more points per work
 /// second than the last round of fresh games gave, but not while the best game ends before the
 /// source does. There a wider beam gains more, even after a round of fresh games that found
-/// nothing better (problem 18: an 8 s polish of a game that died at unit 191 took the time of
-/// the width-64 beam that plays 996 units).
+/// nothing better: a polish of a game that dies early takes the time of a beam wide enough to
+/// play the whole source (the figures are in docs/tuning.md).
 pub fn polish_goes_first(whole: bool, polish_rate: f64, widen_rate: f64) -> bool {
     whole && polish_rate > widen_rate
 }

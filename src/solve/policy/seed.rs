@@ -572,12 +572,12 @@ impl SeedState {
             .map(|j| {
                 let id = self.games.planned + j as u32;
                 // Wide beams, and dear narrow ones (every other one with a single lane), go to
-                // the best systems: problem 24 fits few rounds of whole games, and a cycle gave
-                // its best system (13 % above the others) one game of four.
+                // the best systems: where few rounds of whole games fit, a cycle would give the
+                // best system one game in several (docs/tuning.md).
                 let ranked = w >= o.wide || (dear && (n > 1 || id.is_multiple_of(2)));
                 // While the best game dies early, one attempt in `survival_every` (by default
-                // every one) goes to the systems made to keep games alive (problem 18: the
-                // other systems' width-16 beams play 20 to 49 % of its source).
+                // every one) goes to the systems made to keep games alive: the other systems'
+                // beams of the same width die far earlier (docs/tuning.md).
                 let survive = self.setup.survival > 0
                     && !self.games.whole(self.setup.source)
                     && id.is_multiple_of(every);
