@@ -229,7 +229,7 @@ pub fn run(args: Args) -> Result<()> {
         crate::io::write_atomic(path, curve_svg(&totals, args.reference).as_bytes())?;
     }
     if let Some(path) = &args.out {
-        let json = crate::io::solutions_to_json(&crate::cli::solve::to_solutions(&all));
+        let json = crate::io::solutions_to_json(&crate::solve::pool::to_solutions(&all));
         crate::io::write_atomic(path, json.as_bytes())?;
     }
     Ok(())
@@ -281,11 +281,11 @@ fn bench_budget(
         // none on a virtual one.
         let plan = crate::cli::args::run_plan(start, time, args.virtual_time, search)?;
         let probs: Vec<&Problem> = vec![problem];
-        let results = crate::cli::solve::solve_on_pool(
+        let results = crate::solve::pool::solve_on_pool(
             &probs,
             (*phrases).clone(),
             plan,
-            crate::cli::solve::PoolOptions {
+            crate::solve::pool::PoolOptions {
                 threads: args.threads,
                 systems: (*systems).clone(),
                 search: Some((*search).clone()),
@@ -316,7 +316,7 @@ fn bench_budget(
         total += r.score;
         scores.push((r.problem_id, r.score));
         if let Some(store) = store {
-            crate::cli::solve::offer_to_store(store, &probs, phrases, &results)?;
+            crate::solve::pool::offer_to_store(store, &probs, phrases, &results)?;
         }
         all.extend(results);
     }

@@ -80,11 +80,11 @@ pub fn main() -> ExitCode {
     };
     let phrases = Phrases::new(args.phrases.iter().filter(|&p| !p.is_empty()).cloned());
     let refs: Vec<&Problem> = problems.iter().collect();
-    let results = match crate::cli::solve::solve_on_pool(
+    let results = match crate::solve::pool::solve_on_pool(
         &refs,
         phrases,
         plan,
-        crate::cli::solve::PoolOptions {
+        crate::solve::pool::PoolOptions {
             threads: args.cores,
             ..Default::default()
         },
@@ -96,8 +96,8 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    crate::note_raw!("{}", crate::cli::solve::summary(&results));
-    let json = solutions_to_json(&crate::cli::solve::to_solutions(&results));
+    crate::note_raw!("{}", crate::solve::pool::summary(&results));
+    let json = solutions_to_json(&crate::solve::pool::to_solutions(&results));
     let mut stdout = std::io::stdout().lock();
     if stdout
         .write_all(json.as_bytes())

@@ -202,20 +202,13 @@ impl<'a> Executor<'a> {
             .iter()
             .map(|p| Encoder::new(p.problem, &p.tables, &cfg.table))
             .collect();
-        let debug = super::debug_enabled();
+        let debug = super::log::debug_enabled();
         let mut games: Vec<HashMap<GameId, Arc<GameData>>> = Vec::with_capacity(seeds.len());
         let mut best = Vec::with_capacity(seeds.len());
         for (i, s) in seeds.iter().enumerate() {
             let mut kept = HashMap::new();
-            let tasks = SeedTasks {
-                problem: problems[s.problem].problem,
-                prep: &problems[s.problem],
-                encoder: &encoders[s.problem],
-                cfg,
-                seed: s.seed,
-                deadline,
-                debug,
-            };
+            let (prep, encoder) = (&problems[s.problem], &encoders[s.problem]);
+            let tasks = SeedTasks::new(prep, encoder, cfg, s.seed, deadline, debug);
             let stored = tasks.stored();
             best.push(stored.as_ref().map(|g| g.result.clone()));
             if let Some(g) = stored {
@@ -253,15 +246,8 @@ impl<'a> Executor<'a> {
     /// The tasks of `seed`, with the deadline `until` (see [`Flight::until`]).
     fn tasks_of(&self, seed: usize, until: Option<Instant>) -> SeedTasks<'_> {
         let s = &self.seeds[seed];
-        SeedTasks {
-            problem: self.problems[s.problem].problem,
-            prep: &self.problems[s.problem],
-            encoder: &self.encoders[s.problem],
-            cfg: self.cfg,
-            seed: s.seed,
-            deadline: until,
-            debug: self.debug,
-        }
+        let (prep, encoder) = (&self.problems[s.problem], &self.encoders[s.problem]);
+        SeedTasks::new(prep, encoder, self.cfg, s.seed, until, self.debug)
     }
 
     /// Seconds left before the deadline (none without one).

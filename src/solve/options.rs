@@ -56,15 +56,14 @@ pub struct SearchOptions {
     /// encoder's on the quick answer.
     pub first_dp_factor: f64,
     /// The character encoder's work, before one is measured, as a multiple of the DP
-    /// encoder's on the same plan (0.4 to 87 measured on the stored games of the 25 problems,
-    /// 20 in the middle).
+    /// encoder's on the same plan (a middle value of those measured: docs/tuning.md).
     pub first_chars_factor: f64,
     /// The greedy encoder's work as a multiple of plain paths' on the same plan, with a margin
-    /// (2.4 measured on problem 24, 2.6 on problem 14): whether greedy spelling of the quick
-    /// answer fits in the time left.
+    /// over those measured (docs/tuning.md): whether greedy spelling of the quick answer fits
+    /// in the time left.
     pub first_spell_factor: f64,
-    /// The greedy encoder's seconds per unit per state of the unit's space, generously (about
-    /// 0.25 us on a 1000 x 1000 board): one unit must fit in the time left.
+    /// The greedy encoder's seconds per unit per state of the unit's space, generously (above
+    /// those measured: docs/tuning.md): one unit must fit in the time left.
     pub spell_state_seconds: f64,
     /// The quick answer's greedy spelling starts only when this many units' spelling (at
     /// [`SearchOptions::spell_state_seconds`] per state of the largest unit space) fits before
@@ -104,8 +103,8 @@ pub struct SearchOptions {
     /// stalled by the machine's other work must not make every round look unfit.
     pub clock_speed_range: [f64; 2],
     /// Rounds a cheap beam waits at its width, once widening stopped paying, before it widens
-    /// anyway (problem 0: the 10 s run's best games were found by rounds at width 1,024 that a
-    /// run widening at once skipped).
+    /// anyway: a run that widens at once skips widths where a longer run finds its best games
+    /// (docs/tuning.md).
     pub patience: u32,
     /// The most plans an attempt makes for the one it spells (see the screen in
     /// [`super::policy`]).
@@ -137,9 +136,8 @@ pub struct SearchOptions {
     /// may take.
     pub stop_grace: f64,
     /// The seconds a run on the command line keeps back for writing its output and exiting,
-    /// whatever its budget (see [`super::budget::reserve`]). Measured on this project's machine
-    /// (2026-11-26): a run of the 25 official problems exits within 10 ms of its end, at 1 s a
-    /// problem, at 5 s for all of them, and with two runs at once on its two cores.
+    /// whatever its budget (see [`super::budget::reserve`]): more than a run takes to exit
+    /// after its end on this project's machine (docs/tuning.md).
     pub reserve_seconds: f64,
     /// The share of the budget kept back besides: more problems, more output.
     pub reserve_share: f64,
@@ -151,9 +149,8 @@ pub struct SearchOptions {
     /// The budgets a user commonly gives, in seconds: a run of a longer budget plans its rounds
     /// to end where each of these would have ended (see [`super::budget::checkpoints`]), so
     /// that it plays everything the shorter run plays first, its tail included. None below
-    /// 10 s: there the tails before a checkpoint cost a longer run more than they find (with
-    /// checkpoints at 1 and 3 s too, one run at 10 s on the 25 official problems gave 821,218,
-    /// one without 839,950; commit 45a936d).
+    /// 10 s: there the tails before a checkpoint cost a longer run more than they find
+    /// (docs/tuning.md).
     pub checkpoints: Vec<f64>,
     /// The scoring systems (by name) made to keep games alive ([`crate::eval::stack`]): while a
     /// seed's best game ends before its source does, the attempts [`Self::survival_every`]
@@ -161,9 +158,8 @@ pub struct SearchOptions {
     /// otherwise.
     pub survival_systems: Vec<String>,
     /// While a seed's best game ends before its source does, one attempt in this many plans
-    /// with the survival systems (1: every attempt, the default; with 2, every other one, the
-    /// solver scored 0.5 to 2.5 % less on random survival problems at 1 s and 10 s, but more
-    /// where no game is ever whole, such as problem 13: docs/changelog.md).
+    /// with the survival systems (1: every attempt, the default; every other one scored less on
+    /// random survival problems, but more where no game is ever whole: docs/tuning.md).
     pub survival_every: u32,
 }
 
@@ -171,10 +167,11 @@ pub struct SearchOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AttemptsOptions {
-    /// The widest beam: a width-2,048 game of problem 24 takes minutes, which no clock stops.
+    /// The widest beam: the widest games of the largest problems take minutes, which no clock
+    /// stops (docs/tuning.md).
     pub max_width: usize,
-    /// The most work seconds a polish may be expected to take: problem 24's games take minutes,
-    /// so a run by attempts leaves them as the DP encoder spelt them.
+    /// The most work seconds a polish may be expected to take: the largest problems' games take
+    /// minutes, so a run by attempts leaves them as the DP encoder spelt them.
     pub polish_seconds: f64,
 }
 
@@ -184,9 +181,8 @@ pub struct AttemptsOptions {
 #[serde(deny_unknown_fields)]
 pub struct ExhaustOptions {
     /// The largest estimate of a seed's games (the product of its source's lock counts on the
-    /// starting board, [`crate::plan::every::space_estimate`]) searched to the end: on the 24
-    /// held-out tiny problems of the changelog, at most 82,000 games after boards were merged,
-    /// enumerated in a few milliseconds.
+    /// starting board, [`crate::plan::every::space_estimate`]) searched to the end: spaces this
+    /// small are enumerated in a few milliseconds (docs/tuning.md).
     pub most_space: f64,
     /// The most partial games of one unit: past it the enumeration gives up and the seed is
     /// searched as any other (the estimate is rough).
@@ -194,15 +190,13 @@ pub struct ExhaustOptions {
     /// The work seconds the search may spend spelling its games: the same at every budget, so
     /// that a seed searched to the end scores at 1 s what it scores at 10 s. Its games are
     /// spelt by the DP encoder in the order of their value, then the best of them by the
-    /// character and the greedy encoders, until this work is spent. 0.1: on the 24 held-out
-    /// tiny problems, 15,840 at 1 s and at 10 s, against 14,231 and 15,842 at 0.25 (the
-    /// encoders' counts run 2 to 40 times under their clock on such tiny games, so a larger
-    /// work does not fit in 1 s).
+    /// character and the greedy encoders, until this work is spent. The encoders' counts run
+    /// under their clock on such tiny games, so a larger work does not fit in 1 s
+    /// (docs/tuning.md).
     pub work: f64,
     /// The share of [`ExhaustOptions::work`] the DP encoder's spellings may take; the rest goes
-    /// to the character encoder (about 10 ms a game of three units on a 10 x 9 board, against
-    /// 0.03 ms for the DP encoder), which finds far more on such boards (phrases across two
-    /// units).
+    /// to the character encoder (far slower than the DP encoder, docs/tuning.md), which finds
+    /// far more on such boards (phrases across two units).
     pub dp_share: f64,
 }
 

@@ -71,7 +71,7 @@ pub use widening::{rank_systems, widens};
 use super::budget::Preset;
 use super::options::SearchOptions;
 use crate::encode::Mode;
-use seed::{Ctx, InFlight, SeedState, Stage};
+use seed::{Ctx, Phase, SeedState};
 
 /// A game of one seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -317,24 +317,19 @@ pub struct Policy {
 /// Whether a polish goes before the next round of beams: when it promises more points per work
 /// second than the last round of fresh games gave, but not while the best game ends before the
 /// source does. There a wider beam gains more, even after a round of fresh games that found
-/// nothing better (problem 18: an 8 s polish of a game that died at unit 191 took the time of
-/// the width-64 beam that plays 996 units).
+/// nothing better: a polish of a game that dies early takes the time of a beam wide enough to
+/// play the whole source (the figures are in docs/tuning.md).
 pub fn polish_goes_first(whole: bool, polish_rate: f64, widen_rate: f64) -> bool {
     whole && polish_rate > widen_rate
 }
 
 /// Where a seed's answers stand, for the order of the first rounds: `None` once it searches.
 fn answering(s: &SeedState) -> Option<u8> {
-    match s.stage {
-        Stage::Quick => Some(0),
-        Stage::Greedy => Some(1),
-        Stage::Search | Stage::Finished => None,
+    match s.phase() {
+        Phase::Quick => Some(0),
+        Phase::Greedy => Some(1),
+        Phase::Search | Phase::Finished => None,
     }
-}
-
-/// Whether the seed can start a round: not finished, none in flight.
-fn ready(s: &SeedState) -> bool {
-    s.stage != Stage::Finished && s.flight.is_none()
 }
 
 /// The seed's next round if it fits in the seconds left before the first horizon, else its
@@ -363,7 +358,7 @@ fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal)
     }
     let fits = super::budget::exhaust_fits(s.seconds(p.cost, ctx.o), lefts, ctx.o);
     if !fits {
-        s.exhausted = true;
+        s.skip_exhaust();
     }
     !fits
 }
@@ -392,8 +387,8 @@ fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option
     if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
         return Some((p, before(first)));
     }
-    if s.stage != Stage::Search {
-        let behind = s.stage == Stage::Quick;
+    if s.phase() != Phase::Search {
+        let behind = s.phase() == Phase::Quick;
         if !super::budget::greedy_fits(s.setup.unit_states, first, behind, o) {
             p.tasks.retain(|t| !matches!(t, Task::SpellGreedy { .. }));
         }
@@ -421,22 +416,20 @@ impl Policy {
 
     /// A game the seed starts from (a stored solution), before its first round.
     pub fn start_from(&mut self, seed: usize, game: Summary) {
-        let g = &mut self.seeds[seed].games;
-        g.best = g.best.max(game.score);
-        g.kept.push(game);
+        self.seeds[seed].start_from(game);
     }
 
     /// Seeds without their quick answer yet.
     pub fn unanswered(&self) -> usize {
         self.seeds
             .iter()
-            .filter(|s| s.stage == Stage::Quick)
+            .filter(|s| s.phase() == Phase::Quick)
             .count()
     }
 
     /// Whether every seed is finished.
     pub fn finished(&self) -> bool {
-        self.seeds.iter().all(|s| s.stage == Stage::Finished)
+        self.seeds.iter().all(|s| s.phase() == Phase::Finished)
     }
 
     /// The seed's best score so far.
@@ -459,7 +452,7 @@ impl Policy {
     pub fn timing(&self, seed: usize) -> Timing {
         let s = &self.seeds[seed];
         let o = &self.opts;
-        let speed = s.plan_clock.speed(o).max(s.spell_clock.speed(o));
+        let speed = s.plan_pace.speed(o).max(s.spell_pace.speed(o));
         match &s.costs {
             None => Timing {
                 narrow_lead: 0.0,
@@ -495,7 +488,7 @@ impl Policy {
             // Quick answers first, then their greedy spellings: the smallest problems first (the
             // most answers soonest), seeds that start from a stored game last.
             let first = (0..seeds.len())
-                .filter(|&i| idle(i) && ready(&seeds[i]))
+                .filter(|&i| idle(i) && seeds[i].ready())
                 .filter_map(|i| answering(&seeds[i]).map(|st| (i, st)))
                 .min_by(|&(a, sa), &(b, sb)| {
                     let key = |i: usize| (seeds[i].games.stored(), seeds[i].setup.size);
@@ -515,18 +508,18 @@ impl Policy {
                     Some(p) => break (i, p),
                     None => {
                         // Its greedy spelling no longer fits before the deadline: not wanted.
-                        seeds[i].stage = Stage::Search;
+                        seeds[i].skip_greedy();
                         continue;
                     }
                 }
             }
             let mut best: Option<(f64, f64, usize, Fitted)> = None;
             for (i, s) in seeds.iter_mut().enumerate() {
-                if !idle(i) || !ready(s) {
+                if !idle(i) || !s.ready() {
                     continue;
                 }
                 let Some(p) = fitting(s, ctx, left) else {
-                    s.stage = Stage::Finished;
+                    s.finish();
                     continue;
                 };
                 let priority = s.setup.weight * s.expected_rate(opts);
@@ -543,13 +536,7 @@ impl Policy {
         };
         let (proposal, horizon) = proposal;
         let round = proposal.for_seed(i, horizon);
-        let s = &mut seeds[i];
-        s.flight = Some(InFlight {
-            best_before: s.games.best,
-            stuck: round.kind != RoundKind::Tail
-                && round.tasks.iter().all(|t| matches!(t, Task::Attempt(_)))
-                && round.width <= s.widening.width,
-        });
+        seeds[i].start(&round);
         Some(round)
     }
 

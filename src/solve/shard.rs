@@ -8,6 +8,8 @@
 //! seed), each to the shard with the least weight so far (ties to the lowest shard). Every shard's
 //! load then differs from any other's by at most the heaviest task.
 
+use super::Prepared;
+use crate::engine::Problem;
 use std::fmt;
 use std::str::FromStr;
 
@@ -42,9 +44,10 @@ impl fmt::Display for Shard {
     }
 }
 
-/// One task to split.
+/// One (problem, seed) task to split: a job, so as not to be taken for the policy's
+/// [`super::policy::Task`].
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Task {
+pub struct SeedJob {
     pub problem_id: i64,
     pub seed: u32,
     /// Its cost, in the solver's units (positive).
@@ -53,7 +56,7 @@ pub struct Task {
 
 /// The shard (from 0 to `count - 1`) of each task, in the order given. Tasks that are equal
 /// in (problem id, seed) are one task: they go to the same shard.
-pub fn split(tasks: &[Task], count: usize) -> Vec<usize> {
+pub fn split(tasks: &[SeedJob], count: usize) -> Vec<usize> {
     let count = count.max(1);
     let mut order: Vec<usize> = (0..tasks.len()).collect();
     order.sort_by(|&a, &b| {
@@ -84,12 +87,53 @@ pub fn split(tasks: &[Task], count: usize) -> Vec<usize> {
     part
 }
 
+/// The problems restricted to the seeds of `shard`: each problem keeps the seeds of its tasks
+/// in the shard (duplicates included), and a problem left without seeds is dropped. Also returns
+/// the shard's share of the run's cost.
+pub fn restrict(problems: &[&Problem], shard: Shard) -> (Vec<Problem>, f64) {
+    let weights: Vec<f64> = problems.iter().map(|p| Prepared::new(p).weight()).collect();
+    let tasks: Vec<SeedJob> = problems
+        .iter()
+        .zip(&weights)
+        .flat_map(|(p, &weight)| {
+            p.distinct_seeds().into_iter().map(move |seed| SeedJob {
+                problem_id: p.id,
+                seed,
+                weight,
+            })
+        })
+        .collect();
+    let part = split(&tasks, shard.count);
+    let mine = |id: i64, seed: u32| {
+        tasks
+            .iter()
+            .zip(&part)
+            .any(|(t, &k)| k == shard.index && t.problem_id == id && t.seed == seed)
+    };
+    let all: f64 = tasks.iter().map(|t| t.weight).sum();
+    let own: f64 = tasks
+        .iter()
+        .zip(&part)
+        .filter(|(_, &k)| k == shard.index)
+        .map(|(t, _)| t.weight)
+        .sum();
+    let kept = problems
+        .iter()
+        .map(|p| Problem {
+            seeds: p.seeds.iter().copied().filter(|&s| mine(p.id, s)).collect(),
+            ..(*p).clone()
+        })
+        .filter(|p| !p.seeds.is_empty())
+        .collect();
+    (kept, if all > 0.0 { own / all } else { 0.0 })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    fn random_tasks(rng: &mut rand_pcg::Pcg64Mcg) -> Vec<Task> {
+    fn random_tasks(rng: &mut rand_pcg::Pcg64Mcg) -> Vec<SeedJob> {
         let problems = rng.gen_range(0..12);
         let mut out = Vec::new();
         for id in 0..problems {
@@ -97,7 +141,7 @@ mod tests {
             let weight =
                 (rng.gen_range(1..60) * rng.gen_range(1..60) * rng.gen_range(1..600)) as f64;
             for _ in 0..rng.gen_range(0..20) {
-                out.push(Task {
+                out.push(SeedJob {
                     problem_id: id * 7 - 20,
                     seed: rng.gen_range(0..40),
                     weight,
@@ -153,7 +197,7 @@ mod tests {
             for i in (1..shuffled.len()).rev() {
                 shuffled.swap(i, rng.gen_range(0..=i));
             }
-            let other: Vec<Task> = shuffled.iter().map(|&i| tasks[i]).collect();
+            let other: Vec<SeedJob> = shuffled.iter().map(|&i| tasks[i]).collect();
             let other_part = split(&other, n);
             for (k, &i) in shuffled.iter().enumerate() {
                 assert_eq!(other_part[k], part[i]);
@@ -163,8 +207,8 @@ mod tests {
 
     #[test]
     fn equal_tasks_spread_evenly() {
-        let tasks: Vec<Task> = (0..50)
-            .map(|s| Task {
+        let tasks: Vec<SeedJob> = (0..50)
+            .map(|s| SeedJob {
                 problem_id: 4,
                 seed: s,
                 weight: 1.0,
@@ -178,5 +222,52 @@ mod tests {
         // More shards than tasks: some shards are empty, none has two.
         let part = split(&tasks[..3], 5);
         assert_eq!(part, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn the_shards_of_a_run_restrict_problems_to_disjoint_seeds_that_make_the_whole() {
+        let problem = |id: i64, width: usize, seeds: &str| {
+            Problem::from_json(
+                &format!(
+                    r#"{{"id":{id},"width":{width},"height":6,"filled":[],"sourceLength":9,
+                    "sourceSeeds":[{seeds}],
+                    "units":[{{"members":[{{"x":0,"y":0}}],"pivot":{{"x":0,"y":0}}}}]}}"#
+                ),
+                std::path::Path::new("p"),
+            )
+            .unwrap()
+        };
+        let given = [
+            problem(1, 5, "0,1,1,2"),
+            problem(2, 9, "7"),
+            problem(3, 4, "3,4,5,6,8"),
+        ];
+        let refs: Vec<&Problem> = given.iter().collect();
+        for n in 1..=12 {
+            let mut seeds: Vec<(i64, u32)> = Vec::new();
+            let mut share = 0.0;
+            for index in 0..n {
+                let (kept, s) = restrict(&refs, Shard { index, count: n });
+                share += s;
+                for p in &kept {
+                    assert!(!p.seeds.is_empty());
+                    let whole = given.iter().find(|g| g.id == p.id).unwrap();
+                    assert_eq!((p.width, p.height), (whole.width, whole.height));
+                    seeds.extend(p.seeds.iter().map(|&s| (p.id, s)));
+                }
+            }
+            // Every listed seed once (a seed listed twice stays listed twice, in one shard).
+            seeds.sort();
+            let mut all: Vec<(i64, u32)> = given
+                .iter()
+                .flat_map(|p| p.seeds.iter().map(move |&s| (p.id, s)))
+                .collect();
+            all.sort();
+            assert_eq!(seeds, all, "{n} shards");
+            assert!(
+                (share - 1.0).abs() < 1e-9,
+                "{n} shards: shares sum to {share}"
+            );
+        }
     }
 }

@@ -9,9 +9,10 @@
 
 use super::policy::{Attempt, GameId, Outcome, Report, Screen, Summary};
 use super::stage::{StageRunner, Valuer};
-use super::{Prepared, SeedResult, SolveConfig};
-use crate::encode::{CharStats, Encoder, Mode, Opening};
-use crate::engine::{evaluate, Problem};
+use super::{Prepared, SearchOptions, SeedResult, SolveConfig};
+use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseTable};
+use crate::engine::{evaluate, Phrases, Problem};
+use crate::eval::Weights;
 use crate::plan::{plan_of_text, text_of_opening, Plan, PlanConfig};
 use crate::work::Cut;
 use std::time::Instant;
@@ -25,13 +26,22 @@ pub struct GameData {
     pub system: usize,
 }
 
-/// What the tasks of one seed share.
+/// What the tasks of one seed share: each thing once, and of the run's options
+/// ([`SolveConfig`]) only what the tasks read.
 pub struct SeedTasks<'a> {
-    pub problem: &'a Problem,
+    /// The seed's problem, with its tables.
     pub prep: &'a Prepared<'a>,
     pub encoder: &'a Encoder<'a>,
-    pub cfg: &'a SolveConfig,
     pub seed: u32,
+    /// Phrases the encoders spell.
+    pub table: &'a PhraseTable,
+    /// Phrases the score counts.
+    pub phrases: &'a Phrases,
+    /// The scoring systems, by an attempt's `system`.
+    pub systems: &'a [(String, Weights)],
+    pub search: &'a SearchOptions,
+    /// The stored game the seed starts from, as (tag, text) ([`SolveConfig::starts`]).
+    pub start: Option<&'a (String, String)>,
     /// The run's deadline (none with a budget of attempts).
     pub deadline: Option<Instant>,
     pub debug: bool,
@@ -44,22 +54,50 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
     (out, work.seconds(), t0.elapsed().as_secs_f64())
 }
 
-impl SeedTasks<'_> {
+impl<'a> SeedTasks<'a> {
+    /// The tasks of `seed` of `prep`'s problem, with what they read of `cfg`.
+    pub fn new(
+        prep: &'a Prepared<'a>,
+        encoder: &'a Encoder<'a>,
+        cfg: &'a SolveConfig,
+        seed: u32,
+        deadline: Option<Instant>,
+        debug: bool,
+    ) -> SeedTasks<'a> {
+        SeedTasks {
+            prep,
+            encoder,
+            seed,
+            table: &cfg.table,
+            phrases: &cfg.phrases,
+            systems: &cfg.systems,
+            search: &cfg.search,
+            start: cfg.starts.get(&(prep.problem.id, seed)),
+            deadline,
+            debug,
+        }
+    }
+
+    /// The seed's problem.
+    fn problem(&self) -> &'a Problem {
+        self.prep.problem
+    }
+
     /// The stage runner of this seed.
     fn stages(&self) -> StageRunner<'_> {
         StageRunner::new(
-            self.problem,
+            self.problem(),
             &self.prep.tables,
             self.encoder,
-            &self.cfg.table,
+            self.table,
             self.seed,
-            &self.cfg.search,
+            self.search,
         )
     }
 
     /// Scores a text with the engine (an error scores 0: it must never be the answer).
     pub fn result(&self, solution: String, tag: String, spelling: Mode) -> SeedResult {
-        let e = self.stages().evaluate(&solution, &self.cfg.phrases);
+        let e = self.stages().evaluate(&solution, self.phrases);
         debug_assert!(!e.end.is_error(), "{}", e.end);
         SeedResult {
             seed: self.seed,
@@ -92,21 +130,21 @@ impl SeedTasks<'_> {
     /// The stored game this seed starts from, if any and if it replays without error. Its tag
     /// is all a store says of how it was spelt: one spelt by the character encoder says so.
     pub fn stored(&self) -> Option<GameData> {
-        let (tag, text) = self.cfg.starts.get(&(self.problem.id, self.seed))?;
+        let (tag, text) = self.start?;
         let spelling = match Mode::of_tag(tag) {
             Some(Mode::Chars) => Mode::Chars,
             _ => Mode::Dp,
         };
-        let e = evaluate(self.problem, self.seed, text, &self.cfg.phrases);
+        let e = evaluate(self.problem(), self.seed, text, self.phrases);
         if e.end.is_error() {
             return None;
         }
-        let plan = plan_of_text(self.problem, &self.prep.tables, self.seed, text)?;
+        let plan = plan_of_text(self.problem(), &self.prep.tables, self.seed, text)?;
         let result = self.result(text.clone(), format!("{tag} (stored)"), spelling);
         if self.debug {
             crate::note!(
                 "  problem {} seed {} starts from the stored game {tag}: score {}",
-                self.problem.id,
+                self.problem().id,
                 self.seed,
                 result.score
             );
@@ -147,7 +185,7 @@ impl SeedTasks<'_> {
             carry: 0,
             revive_budget: a.revive,
         };
-        let weights = &self.cfg.systems[a.system].1;
+        let weights = &self.systems[a.system].1;
         let rng_seed = a.id as u64 + ((k as u64) << 32);
         self.stages()
             .plan(pc, weights, rng_seed, a.width, valuer, opening)
@@ -165,7 +203,7 @@ impl SeedTasks<'_> {
         } else {
             ""
         };
-        format!("{}{words}", self.cfg.systems[a.system].0)
+        format!("{}{words}", self.systems[a.system].0)
     }
 
     /// Plans `a` (the best predicted of its screen's tries) and spells it, unless its predicted
@@ -182,7 +220,7 @@ impl SeedTasks<'_> {
         let base_text = base.map_or("", |b| b.result.solution.as_str());
         // The kept units are spelt as the game they come from spelt them (polished, perhaps):
         // only the units planned anew are spelt.
-        let kept_text = text_of_opening(self.problem, self.seed, base_text, kept);
+        let kept_text = text_of_opening(self.problem(), self.seed, base_text, kept);
         let screen: Screen = a.screen;
         let mut best: Option<(f64, Plan)> = None;
         let mut plans = 0;
@@ -211,7 +249,7 @@ impl SeedTasks<'_> {
             if self.debug {
                 crate::note!(
                     "  problem {} seed {} attempt {} {name} w{}{from}: {plans} plan(s) {plan_seconds:.3}s ({} units) not spelt: predicted {predicted:.0} < {:.0}",
-                    self.problem.id, self.seed, a.id, a.width, plan.placements.len(), screen.least
+                    self.problem().id, self.seed, a.id, a.width, plan.placements.len(), screen.least
                 );
             }
             let report = Report {
@@ -244,7 +282,7 @@ impl SeedTasks<'_> {
         if self.debug {
             crate::note!(
                 "  problem {} seed {} attempt {} {name} w{}{from} {}: {plans} plan(s) {plan_seconds:.3}s/{plan_work:.3}w ({} units) encode {spell_seconds:.3}s/{spell_work:.3}w score {} (predicted {predicted:.0})",
-                self.problem.id, self.seed, a.id, a.width, spelling.name(), plan.placements.len(), result.score
+                self.problem().id, self.seed, a.id, a.width, spelling.name(), plan.placements.len(), result.score
             );
         }
         let game = GameData {
@@ -266,7 +304,7 @@ impl SeedTasks<'_> {
     /// Spells a plan after its opening with `mode` (the character encoder hands over to the DP
     /// encoder when it cannot finish in time); says which mode spelt it.
     fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, cut: &Cut) -> (String, Mode) {
-        let chars = (mode == Mode::Chars).then(|| self.prep.chars(&self.cfg.table));
+        let chars = (mode == Mode::Chars).then(|| self.prep.chars(self.table));
         let s = self
             .encoder
             .spell(plan, opening, mode, chars, self.deadline, cut);
@@ -315,11 +353,11 @@ impl SeedTasks<'_> {
         rate: f64,
         (part, parts): (usize, usize),
     ) -> (Report, Option<GameData>) {
-        let o = &self.cfg.search.exhaust;
+        let o = &self.search.exhaust;
         let t0 = Instant::now();
         let (every, plan_work, _) = timed(|| {
             crate::plan::every::every_game(
-                self.problem,
+                self.problem(),
                 &self.prep.tables,
                 self.seed,
                 rate,
@@ -331,7 +369,7 @@ impl SeedTasks<'_> {
             if self.debug {
                 crate::note!(
                     "  problem {} seed {} every game {part}/{parts}: too many games, or cut by the deadline",
-                    self.problem.id,
+                    self.problem().id,
                     self.seed
                 );
             }
@@ -346,7 +384,7 @@ impl SeedTasks<'_> {
             .skip(part)
             .step_by(parts.max(1))
             .collect();
-        let spells = !self.cfg.table.phrases.is_empty();
+        let spells = !self.table.phrases.is_empty();
         let mut search = Exhaustive {
             tasks: self,
             games: &mine,
@@ -402,7 +440,7 @@ impl SeedTasks<'_> {
         if self.debug {
             crate::note!(
                 "  problem {} seed {} every game {part}/{parts}: {} games ({} nodes) {plan_work:.3}w, {} spelt by the DP encoder, {seconds:.3}s/{spell_work:.3}w score {} ({}), {}",
-                self.problem.id,
+                self.problem().id,
                 self.seed,
                 mine.len(),
                 every.nodes,
@@ -433,7 +471,7 @@ impl SeedTasks<'_> {
         if self.debug {
             crate::note!(
                 "  problem {} seed {} quick answer spelt greedily: {seconds:.3}s/{spell_work:.3}w score {} (plain paths {})",
-                self.problem.id, self.seed, result.score, game.result.score
+                self.problem().id, self.seed, result.score, game.result.score
             );
         }
         self.respelt(id, game, result, spell_work, seconds)
@@ -443,7 +481,7 @@ impl SeedTasks<'_> {
     /// in time.
     pub fn polish(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
         let mut stats = CharStats::default();
-        let chars = self.prep.chars(&self.cfg.table);
+        let chars = self.prep.chars(self.table);
         let (text, spell_work, seconds) = timed(|| {
             self.encoder
                 .encode_chars(chars, &game.plan, self.deadline, &mut stats)
@@ -464,7 +502,7 @@ impl SeedTasks<'_> {
         if self.debug {
             crate::note!(
                 "  problem {} seed {} polish {}: {seconds:.3}s/{spell_work:.3}w score {} -> {} ({} states, {} fallbacks)",
-                self.problem.id, self.seed, game.result.tag, game.result.score, result.score, stats.states, stats.fallbacks
+                self.problem().id, self.seed, game.result.tag, game.result.score, result.score, stats.states, stats.fallbacks
             );
         }
         self.respelt(id, game, result, spell_work, seconds)
@@ -514,7 +552,7 @@ impl Exhaustive<'_, '_> {
         let t = self.tasks;
         let plan = self.games[i];
         let ((text, mode, score), work) = crate::work::measure(|| {
-            let chars = (mode == Mode::Chars).then(|| t.prep.chars(&t.cfg.table));
+            let chars = (mode == Mode::Chars).then(|| t.prep.chars(t.table));
             let s = t.encoder.spell(
                 plan,
                 Opening::default(),
@@ -523,7 +561,7 @@ impl Exhaustive<'_, '_> {
                 t.deadline,
                 &Cut::NONE,
             );
-            let e = t.stages().evaluate(&s.text, &t.cfg.phrases);
+            let e = t.stages().evaluate(&s.text, t.phrases);
             let score = if e.end.is_error() { 0 } else { e.score };
             (s.text, s.mode, score)
         });

@@ -1,5 +1,5 @@
 //! A seed's cost model: what its tasks cost in work seconds ([`Costs`], learnt from the reports),
-//! how fast this machine does a work second of planning and of spelling ([`Clock`]), and the
+//! how fast this machine does a work second of planning and of spelling ([`Pace`]), and the
 //! costs of the tasks the rules weigh ([`Model`]: a plan of some width, an attempt's tries and
 //! spelling, a polish). It decides nothing: the rules ([`super::seed`]) ask it.
 
@@ -70,12 +70,12 @@ impl Costs {
 
 /// Seconds per work second of one kind of work on the machine at hand, learnt from decayed sums.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Clock {
+pub(super) struct Pace {
     seconds: f64,
     work: f64,
 }
 
-impl Clock {
+impl Pace {
     pub fn learn(&mut self, seconds: f64, work: f64, o: &SearchOptions) {
         if work > o.clock_least_work {
             self.seconds = self.seconds * o.clock_decay + seconds;

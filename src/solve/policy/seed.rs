@@ -1,20 +1,23 @@
 //! One seed's state and its rules: the games it keeps ([`Games`]), how far its answers got
-//! ([`Stage`]), its cost model ([`super::costs`]), its beams ([`super::widening`]) and its rate
-//! of gain ([`Rate`]); the rules that propose its next round, in order ([`Rule::ORDER`]); and how
-//! it takes a round's reports.
+//! ([`Phase`], changed by the seed's own methods alone), its cost model ([`super::costs`]), its
+//! beams ([`super::widening`]) and its rate of gain ([`Rate`]); the rules that propose its next
+//! round, in order ([`Rule::ORDER`]). Its tail round is sized in [`tail`], and it learns from a
+//! round's reports in [`learn`].
 //!
 //! The rules read what happened (scores, work, the preset), never the time left: the policy asks
 //! whether a proposed round fits, and asks for a tail round when it does not.
 
-use super::costs::{Clock, Costs, Model};
+use super::costs::{Costs, Model, Pace};
 use super::widening::{rank_systems, widens, Start, Widening};
 use super::{
-    polish_goes_first, Attempt, Cost, GameId, Outcome, Report, Round, RoundKind, Screen, SeedSetup,
-    Summary, Task,
+    polish_goes_first, Attempt, Cost, GameId, Round, RoundKind, Screen, SeedSetup, Summary, Task,
 };
 use crate::encode::Mode;
 use crate::solve::budget::Preset;
 use crate::solve::SearchOptions;
+
+mod learn;
+mod tail;
 
 /// What the rules weigh besides the seed: the options and the run's preset.
 #[derive(Clone, Copy)]
@@ -25,7 +28,7 @@ pub(super) struct Ctx<'a> {
 
 /// How far a seed's answers got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Stage {
+pub(super) enum Phase {
     /// No answer yet: the quick answer comes first.
     Quick,
     /// The quick answer is in; its greedy spelling comes next.
@@ -137,9 +140,9 @@ impl Rate {
 
 /// The bookkeeping of a round in flight.
 #[derive(Clone, Debug)]
-pub(super) struct InFlight {
-    pub best_before: u64,
-    pub stuck: bool,
+struct InFlight {
+    best_before: u64,
+    stuck: bool,
 }
 
 /// A seed's next round before it is handed out (the policy gives it the seed's index).
@@ -168,17 +171,17 @@ impl Proposal {
 #[derive(Clone, Debug)]
 pub(super) struct SeedState {
     pub setup: SeedSetup,
-    pub stage: Stage,
+    phase: Phase,
     pub games: Games,
     pub costs: Option<Costs>,
     /// Seconds per work second of planning and of spelling (decayed sums of both).
-    pub plan_clock: Clock,
-    pub spell_clock: Clock,
+    pub plan_pace: Pace,
+    pub spell_pace: Pace,
     pub widening: Widening,
     pub rate: Rate,
-    pub flight: Option<InFlight>,
+    flight: Option<InFlight>,
     /// Its every game was enumerated, or tried and found too many: not tried again.
-    pub exhausted: bool,
+    exhausted: bool,
 }
 
 /// What a rule says of the seed's next round.
@@ -249,15 +252,57 @@ impl SeedState {
         SeedState {
             widening: Widening::new(setup.systems + setup.survival),
             setup,
-            stage: Stage::Quick,
+            phase: Phase::Quick,
             games: Games::default(),
             costs: None,
-            plan_clock: Clock::default(),
-            spell_clock: Clock::default(),
+            plan_pace: Pace::default(),
+            spell_pace: Pace::default(),
             rate: Rate::default(),
             flight: None,
             exhausted: false,
         }
+    }
+
+    /// How far its answers got.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether it can start a round: not finished, none in flight.
+    pub fn ready(&self) -> bool {
+        self.phase != Phase::Finished && self.flight.is_none()
+    }
+
+    /// A game it starts from (a stored solution), before its first round.
+    pub fn start_from(&mut self, game: Summary) {
+        self.games.best = self.games.best.max(game.score);
+        self.games.kept.push(game);
+    }
+
+    /// Its greedy spelling no longer fits before the deadline: not wanted, it goes on to its
+    /// search.
+    pub fn skip_greedy(&mut self) {
+        self.phase = Phase::Search;
+    }
+
+    /// Its exhaustive search does not fit: not wanted, its next proposal is another rule's.
+    pub fn skip_exhaust(&mut self) {
+        self.exhausted = true;
+    }
+
+    /// Nothing it proposes fits before the deadline: it is finished.
+    pub fn finish(&mut self) {
+        self.phase = Phase::Finished;
+    }
+
+    /// `round`, which the policy gave it, has started: its reports go to [`SeedState::report`].
+    pub fn start(&mut self, round: &Round) {
+        self.flight = Some(InFlight {
+            best_before: self.games.best,
+            stuck: round.kind != RoundKind::Tail
+                && round.tasks.iter().all(|t| matches!(t, Task::Attempt(_)))
+                && round.width <= self.widening.width,
+        });
     }
 
     /// The cost model, once the quick answer measured it.
@@ -272,7 +317,7 @@ impl SeedState {
 
     /// Seconds a task of cost `c` is expected to take on this machine.
     pub fn seconds(&self, c: Cost, o: &SearchOptions) -> f64 {
-        c.plan * self.plan_clock.speed(o) + c.spell * self.spell_clock.speed(o)
+        c.plan * self.plan_pace.speed(o) + c.spell * self.spell_pace.speed(o)
     }
 
     /// Games the preset still allows (unbounded on a clock).
@@ -305,13 +350,13 @@ impl SeedState {
         let lanes = self.setup.lanes.max(1);
         let stop_if = |stop: bool| if stop { Verdict::Stop } else { Verdict::Pass };
         match rule {
-            Rule::Finished => stop_if(self.stage == Stage::Finished),
-            Rule::QuickAnswer if self.stage == Stage::Quick => {
+            Rule::Finished => stop_if(self.phase == Phase::Finished),
+            Rule::QuickAnswer if self.phase == Phase::Quick => {
                 Verdict::Round(self.first_round(lanes, preset))
             }
             Rule::Unmeasured => stop_if(self.costs.is_none()),
             Rule::Exhaust => self.exhaust_rule(ctx, lanes),
-            Rule::GreedySpelling if self.stage == Stage::Greedy => {
+            Rule::GreedySpelling if self.phase == Phase::Greedy => {
                 let plain = self.costs.as_ref().map_or(0.0, |c| c.plain);
                 Verdict::Round(Proposal {
                     tasks: vec![Task::SpellGreedy {
@@ -527,12 +572,12 @@ impl SeedState {
             .map(|j| {
                 let id = self.games.planned + j as u32;
                 // Wide beams, and dear narrow ones (every other one with a single lane), go to
-                // the best systems: problem 24 fits few rounds of whole games, and a cycle gave
-                // its best system (13 % above the others) one game of four.
+                // the best systems: where few rounds of whole games fit, a cycle would give the
+                // best system one game in several (docs/tuning.md).
                 let ranked = w >= o.wide || (dear && (n > 1 || id.is_multiple_of(2)));
                 // While the best game dies early, one attempt in `survival_every` (by default
-                // every one) goes to the systems made to keep games alive (problem 18: the
-                // other systems' width-16 beams play 20 to 49 % of its source).
+                // every one) goes to the systems made to keep games alive: the other systems'
+                // beams of the same width die far earlier (docs/tuning.md).
                 let survive = self.setup.survival > 0
                     && !self.games.whole(self.setup.source)
                     && id.is_multiple_of(every);
@@ -571,229 +616,6 @@ impl SeedState {
                 Start::Tail { .. } => RoundKind::Tail,
             },
             cost: m.cost(w, rate),
-        }
-    }
-
-    /// A round for the `left` seconds when the seed's next round does not fit: the widest beam,
-    /// up to the current width, that can plan and spell the last units of the best game in that
-    /// time, and how many of its last units (at least [`SearchOptions::tail_min_share`] of
-    /// them, and one); `None` when none fits.
-    pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
-        let Ctx { o, preset } = ctx;
-        let m = self.model(o)?;
-        let units = self.games.kept.first()?.units;
-        let n = self
-            .setup
-            .lanes
-            .max(1)
-            .min(self.attempts_left(preset) as usize);
-        if units == 0 || n == 0 {
-            return None;
-        }
-        let rate = self.games.rate(self.setup.spells);
-        let least = ((units as f64 * o.tail_min_share).ceil() as usize).max(1);
-        let mut w = self.widening.width.max(1);
-        loop {
-            let tries = m.tries(w, rate);
-            let per_unit = Cost {
-                plan: m.costs.per_unit * w as f64 * o.plan_margin * tries as f64,
-                spell: m.spell_cost(w, tries) / units as f64,
-            };
-            let fit = (left / self.seconds(per_unit, o).max(1e-12))
-                .floor()
-                .min(units as f64);
-            if fit as usize >= least {
-                let mut round = self.round_of(o, w, n, Start::Tail { span: fit as usize });
-                round.cost = per_unit.times(fit);
-                return Some(round);
-            }
-            if w == 1 {
-                return None;
-            }
-            w /= 2;
-        }
-    }
-
-    /// Takes a round's reports, in the order of its tasks.
-    pub fn report(&mut self, o: &SearchOptions, round: &Round, reports: &[Report]) {
-        let flight = self.flight.take().expect("a round in flight");
-        let mut work = 0.0;
-        let mut attempts = 0;
-        for (task, r) in round.tasks.iter().zip(reports) {
-            work += r.work();
-            self.plan_clock
-                .learn(r.plan_seconds, r.plan_work * r.plans as f64, o);
-            self.spell_clock.learn(r.spell_seconds, r.spell_work, o);
-            match task {
-                Task::Quick { .. } => self.took_quick(o, r),
-                Task::SpellGreedy { game } => self.took_greedy(o, *game, r),
-                Task::Polish { game } => self.took_polish(o, *game, r),
-                Task::Attempt(a) => {
-                    attempts += 1;
-                    self.took_attempt(o, round, a, r);
-                }
-                Task::Exhaust { id, .. } => self.took_exhaust(*id, r),
-            }
-        }
-        // A seed whose every game was enumerated and spelt is done: more time would find
-        // nothing its search could not, and a short budget then scores what a long one does.
-        let exhausts = round.tasks.iter().zip(reports);
-        let mut exhausts = exhausts.filter(|(t, _)| matches!(t, Task::Exhaust { .. }));
-        if let Some((_, first)) = exhausts.next() {
-            self.exhausted = true;
-            let searched = |r: &Report| matches!(r.outcome, Outcome::Spelt(_));
-            if searched(first) && exhausts.all(|(_, r)| searched(r)) {
-                self.stage = Stage::Finished;
-            }
-        }
-        let games = &mut self.games;
-        games.best = games.kept.iter().map(|g| g.score).max().unwrap_or(0);
-        games
-            .kept
-            .sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
-        games.kept.truncate(o.keep_games.max(1));
-        let gain = games.best.saturating_sub(flight.best_before) as f64;
-        // A round of fresh games at least as wide as the last (not a tail's) tells whether
-        // wider beams still pay.
-        if attempts > 0 && round.kind != RoundKind::Tail {
-            let widened = round.kind == RoundKind::Fresh && round.width >= self.widening.width;
-            self.widening
-                .took_round(round.width, flight.stuck, widened.then_some((gain, work)));
-        }
-        self.rate.took(gain, work, o);
-    }
-
-    fn took_quick(&mut self, o: &SearchOptions, r: &Report) {
-        self.stage = Stage::Greedy;
-        self.games.planned = self.games.planned.max(1);
-        let Outcome::Spelt(g) = &r.outcome else {
-            return;
-        };
-        self.widening.record[g.system] = (1, g.score);
-        let units = g.units.max(1) as f64;
-        self.costs = Some(Costs {
-            per_unit: r.plan_work / units,
-            per_unit_width: 1,
-            units,
-            plain: r.spell_work,
-            greedy: None,
-            // Without phrases every spelling is plain paths, as the quick answer's was.
-            encode: if self.setup.spells {
-                r.spell_work * o.first_spell_factor * o.first_dp_factor
-            } else {
-                r.spell_work
-            },
-            dp_measured: !self.setup.spells,
-            chars_factor: o.first_chars_factor,
-            chars_measured: false,
-            polish_gain: o.first_polish_gain,
-        });
-        // Without phrases there is no greedy spelling to wait for; with a game over at once
-        // (no unit can spawn), nothing can score more.
-        if !self.setup.spells {
-            self.stage = Stage::Search;
-        }
-        if g.units == 0 {
-            self.stage = Stage::Finished;
-        }
-        self.games.kept.push(g.clone());
-        let best = self.games.kept.iter().map(|g| g.score).max().unwrap_or(0);
-        self.rate.start(best, r.work(), o);
-    }
-
-    fn took_exhaust(&mut self, id: u32, r: &Report) {
-        self.games.planned = self.games.planned.max(id + 1);
-        if let Outcome::Spelt(g) = &r.outcome {
-            self.games.kept.push(g.clone());
-        }
-    }
-
-    fn took_greedy(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
-        if self.stage == Stage::Greedy {
-            self.stage = Stage::Search;
-        }
-        if let Outcome::Spelt(s) = &r.outcome {
-            // A quick answer that did not finish measured no costs: its seed stops
-            // (`Rule::Unmeasured`), and its greedy spelling, run on another lane of the same
-            // round, has none to refine.
-            if let Some(c) = self.costs.as_mut() {
-                c.greedy = Some(r.spell_work);
-                if !c.dp_measured {
-                    c.encode = r.spell_work * o.first_dp_factor;
-                }
-            }
-            if let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) {
-                if s.score > g.score {
-                    *g = s.clone();
-                }
-            }
-        }
-    }
-
-    fn took_polish(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
-        self.games.polished.push(game);
-        let c = self.costs.as_mut().expect("after the quick answer");
-        let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) else {
-            return;
-        };
-        match &r.outcome {
-            Outcome::Spelt(s) => {
-                c.learn_chars(r.spell_work / g.spell_work.max(1e-9) * c.encode, o);
-                if g.score > 0 {
-                    let [least, most] = o.polish_gain_range;
-                    c.polish_gain = (s.score as f64 / g.score as f64).clamp(least, most);
-                }
-                if s.score > g.score {
-                    *g = s.clone();
-                }
-            }
-            // Cut at its horizon: the work it counted before the cut is a floor of what a
-            // whole polish costs (a counted measure, not the clock's verdict).
-            _ => {
-                let floor = (r.spell_work / g.spell_work.max(1e-9)).min(o.max_chars_factor);
-                c.chars_factor = c.chars_factor.max(floor);
-            }
-        }
-    }
-
-    fn took_attempt(&mut self, o: &SearchOptions, round: &Round, a: &Attempt, r: &Report) {
-        self.games.planned = self.games.planned.max(a.id + 1);
-        let fresh = a.base.is_none();
-        let (system, units, score) = match &r.outcome {
-            Outcome::Spelt(g) => (g.system, g.units, g.score),
-            Outcome::Screened {
-                system,
-                units,
-                predicted,
-            } => (*system, *units, *predicted as u64),
-            Outcome::Unfinished => return,
-        };
-        // A neighbourhood's score is mostly its opening's: only whole games count.
-        if fresh {
-            self.widening.took_game(system, round.width, score);
-        }
-        let spelt = match &r.outcome {
-            Outcome::Spelt(g) => Some(g),
-            _ => None,
-        };
-        // Without costs (the first round's attempt of a seed whose quick answer did not
-        // finish, which then stops) there is nothing to learn; its game is kept all the same.
-        if let Some(c) = self.costs.as_mut() {
-            c.learn_plan(round.width, fresh, r.plan_work / units.max(1) as f64);
-            c.units = c.units.max(units as f64);
-            match spelt {
-                Some(g) if g.spelling == Mode::Chars => {
-                    // Spelt by the character encoder: its work, per unit spelt, against the
-                    // DP encoder's whole game.
-                    let part = units.saturating_sub(g.kept).max(1) as f64 / units.max(1) as f64;
-                    c.learn_chars(r.spell_work / part, o);
-                }
-                Some(g) if g.kept == 0 && g.spelling == Mode::Dp => c.learn_dp(r.spell_work),
-                _ => {}
-            }
-        }
-        if let Some(g) = spelt {
-            self.games.kept.push(g.clone());
         }
     }
 }

@@ -64,9 +64,8 @@ pub fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32, patience
 /// The systems in the order dear and wide rounds run them, from each system's record (the
 /// widest beam it ran, the best score of its whole games). Systems no beam has tried yet come
 /// first: a record is only known once tried. The quick answer's system (run at width 1 only)
-/// comes after the ones never run: its greedy game says little of its beams (problem 24: its
-/// first round ran the quick answer's system, whose beams score 20 % below the best system's).
-/// Then the best first.
+/// comes after the ones never run: its greedy game says little of its beams, which may score
+/// well below the best system's (docs/tuning.md). Then the best first.
 pub fn rank_systems(record: &[(usize, u64)]) -> Vec<usize> {
     let mut rank: Vec<usize> = (0..record.len()).collect();
     rank.sort_by_key(|&s| {

@@ -1,0 +1,194 @@
+//! How a seed learns from its rounds' reports: its games kept, its cost model and machine
+//! speeds ([`super::super::costs`]), its beams' record ([`super::super::widening`]), its rate of
+//! gain, and its phase (the quick answer in, its greedy spelling done, the seed finished).
+
+use super::{Phase, SeedState};
+use crate::encode::Mode;
+use crate::solve::policy::costs::Costs;
+use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task};
+use crate::solve::SearchOptions;
+
+impl SeedState {
+    /// Takes a round's reports, in the order of its tasks.
+    pub fn report(&mut self, o: &SearchOptions, round: &Round, reports: &[Report]) {
+        let flight = self.flight.take().expect("a round in flight");
+        let mut work = 0.0;
+        let mut attempts = 0;
+        for (task, r) in round.tasks.iter().zip(reports) {
+            work += r.work();
+            self.plan_pace
+                .learn(r.plan_seconds, r.plan_work * r.plans as f64, o);
+            self.spell_pace.learn(r.spell_seconds, r.spell_work, o);
+            match task {
+                Task::Quick { .. } => self.took_quick(o, r),
+                Task::SpellGreedy { game } => self.took_greedy(o, *game, r),
+                Task::Polish { game } => self.took_polish(o, *game, r),
+                Task::Attempt(a) => {
+                    attempts += 1;
+                    self.took_attempt(o, round, a, r);
+                }
+                Task::Exhaust { id, .. } => self.took_exhaust(*id, r),
+            }
+        }
+        // A seed whose every game was enumerated and spelt is done: more time would find
+        // nothing its search could not, and a short budget then scores what a long one does.
+        let exhausts = round.tasks.iter().zip(reports);
+        let mut exhausts = exhausts.filter(|(t, _)| matches!(t, Task::Exhaust { .. }));
+        if let Some((_, first)) = exhausts.next() {
+            self.exhausted = true;
+            let searched = |r: &Report| matches!(r.outcome, Outcome::Spelt(_));
+            if searched(first) && exhausts.all(|(_, r)| searched(r)) {
+                self.phase = Phase::Finished;
+            }
+        }
+        let games = &mut self.games;
+        games.best = games.kept.iter().map(|g| g.score).max().unwrap_or(0);
+        games
+            .kept
+            .sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
+        games.kept.truncate(o.keep_games.max(1));
+        let gain = games.best.saturating_sub(flight.best_before) as f64;
+        // A round of fresh games at least as wide as the last (not a tail's) tells whether
+        // wider beams still pay.
+        if attempts > 0 && round.kind != RoundKind::Tail {
+            let widened = round.kind == RoundKind::Fresh && round.width >= self.widening.width;
+            self.widening
+                .took_round(round.width, flight.stuck, widened.then_some((gain, work)));
+        }
+        self.rate.took(gain, work, o);
+    }
+
+    fn took_quick(&mut self, o: &SearchOptions, r: &Report) {
+        self.phase = Phase::Greedy;
+        self.games.planned = self.games.planned.max(1);
+        let Outcome::Spelt(g) = &r.outcome else {
+            return;
+        };
+        self.widening.record[g.system] = (1, g.score);
+        let units = g.units.max(1) as f64;
+        self.costs = Some(Costs {
+            per_unit: r.plan_work / units,
+            per_unit_width: 1,
+            units,
+            plain: r.spell_work,
+            greedy: None,
+            // Without phrases every spelling is plain paths, as the quick answer's was.
+            encode: if self.setup.spells {
+                r.spell_work * o.first_spell_factor * o.first_dp_factor
+            } else {
+                r.spell_work
+            },
+            dp_measured: !self.setup.spells,
+            chars_factor: o.first_chars_factor,
+            chars_measured: false,
+            polish_gain: o.first_polish_gain,
+        });
+        // Without phrases there is no greedy spelling to wait for; with a game over at once
+        // (no unit can spawn), nothing can score more.
+        if !self.setup.spells {
+            self.phase = Phase::Search;
+        }
+        if g.units == 0 {
+            self.phase = Phase::Finished;
+        }
+        self.games.kept.push(g.clone());
+        let best = self.games.kept.iter().map(|g| g.score).max().unwrap_or(0);
+        self.rate.start(best, r.work(), o);
+    }
+
+    fn took_exhaust(&mut self, id: u32, r: &Report) {
+        self.games.planned = self.games.planned.max(id + 1);
+        if let Outcome::Spelt(g) = &r.outcome {
+            self.games.kept.push(g.clone());
+        }
+    }
+
+    fn took_greedy(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
+        if self.phase == Phase::Greedy {
+            self.phase = Phase::Search;
+        }
+        if let Outcome::Spelt(s) = &r.outcome {
+            // A quick answer that did not finish measured no costs: its seed stops
+            // (`Rule::Unmeasured`), and its greedy spelling, run on another lane of the same
+            // round, has none to refine.
+            if let Some(c) = self.costs.as_mut() {
+                c.greedy = Some(r.spell_work);
+                if !c.dp_measured {
+                    c.encode = r.spell_work * o.first_dp_factor;
+                }
+            }
+            if let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) {
+                if s.score > g.score {
+                    *g = s.clone();
+                }
+            }
+        }
+    }
+
+    fn took_polish(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
+        self.games.polished.push(game);
+        let c = self.costs.as_mut().expect("after the quick answer");
+        let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) else {
+            return;
+        };
+        match &r.outcome {
+            Outcome::Spelt(s) => {
+                c.learn_chars(r.spell_work / g.spell_work.max(1e-9) * c.encode, o);
+                if g.score > 0 {
+                    let [least, most] = o.polish_gain_range;
+                    c.polish_gain = (s.score as f64 / g.score as f64).clamp(least, most);
+                }
+                if s.score > g.score {
+                    *g = s.clone();
+                }
+            }
+            // Cut at its horizon: the work it counted before the cut is a floor of what a
+            // whole polish costs (a counted measure, not the clock's verdict).
+            _ => {
+                let floor = (r.spell_work / g.spell_work.max(1e-9)).min(o.max_chars_factor);
+                c.chars_factor = c.chars_factor.max(floor);
+            }
+        }
+    }
+
+    fn took_attempt(&mut self, o: &SearchOptions, round: &Round, a: &Attempt, r: &Report) {
+        self.games.planned = self.games.planned.max(a.id + 1);
+        let fresh = a.base.is_none();
+        let (system, units, score) = match &r.outcome {
+            Outcome::Spelt(g) => (g.system, g.units, g.score),
+            Outcome::Screened {
+                system,
+                units,
+                predicted,
+            } => (*system, *units, *predicted as u64),
+            Outcome::Unfinished => return,
+        };
+        // A neighbourhood's score is mostly its opening's: only whole games count.
+        if fresh {
+            self.widening.took_game(system, round.width, score);
+        }
+        let spelt = match &r.outcome {
+            Outcome::Spelt(g) => Some(g),
+            _ => None,
+        };
+        // Without costs (the first round's attempt of a seed whose quick answer did not
+        // finish, which then stops) there is nothing to learn; its game is kept all the same.
+        if let Some(c) = self.costs.as_mut() {
+            c.learn_plan(round.width, fresh, r.plan_work / units.max(1) as f64);
+            c.units = c.units.max(units as f64);
+            match spelt {
+                Some(g) if g.spelling == Mode::Chars => {
+                    // Spelt by the character encoder: its work, per unit spelt, against the
+                    // DP encoder's whole game.
+                    let part = units.saturating_sub(g.kept).max(1) as f64 / units.max(1) as f64;
+                    c.learn_chars(r.spell_work / part, o);
+                }
+                Some(g) if g.kept == 0 && g.spelling == Mode::Dp => c.learn_dp(r.spell_work),
+                _ => {}
+            }
+        }
+        if let Some(g) = spelt {
+            self.games.kept.push(g.clone());
+        }
+    }
+}

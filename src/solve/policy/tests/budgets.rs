@@ -1,0 +1,120 @@
+//! Budget-independence on the simulated clock: the same run gives the same trace, a longer or
+//! slower run plays a shorter one's rounds first, and every round fits before its horizon.
+
+use super::*;
+
+/// The rounds a run plays before its first tail round (the tail is the budget's own).
+fn before_tail(trace: &[Step]) -> &[Step] {
+    let end = trace
+        .iter()
+        .position(|s| s.kind == RoundKind::Tail)
+        .unwrap_or(trace.len());
+    &trace[..end]
+}
+
+#[test]
+fn the_same_run_gives_the_same_trace() {
+    for world in [problem_24_like(), survival_like(), small()] {
+        let a = simulate(std::slice::from_ref(&world), 2, Some(30.0), None, 1.0);
+        let b = simulate(std::slice::from_ref(&world), 2, Some(30.0), None, 1.0);
+        assert_eq!(a, b);
+        assert!(a.0.len() > 3, "{world:?}: {} rounds", a.0.len());
+    }
+}
+
+/// A longer budget first plays every round a shorter one plays: all of them, the tail included,
+/// when the shorter budget is one of the checkpoints (as 10, 30, 100 s are on the command
+/// line), and those before its tail otherwise. So it holds every game the shorter run found.
+#[test]
+fn a_longer_budget_plays_the_shorter_ones_rounds_first() {
+    for world in [problem_24_like(), survival_like(), small()] {
+        let worlds = std::slice::from_ref(&world);
+        for (short, long) in [
+            (1.0, 10.0),
+            (10.0, 60.0),
+            (3.0, 6.0),
+            (20.0, 21.0),
+            (3.0, 100.0),
+        ] {
+            let (a, best_a) = simulate(worlds, 2, Some(short), None, 1.0);
+            let (b, best_b) = simulate(worlds, 2, Some(long), None, 1.0);
+            let head = if CHECKS.contains(&short) {
+                assert!(best_b >= best_a, "{world:?} at {short} s and {long} s");
+                &a[..]
+            } else {
+                before_tail(&a)
+            };
+            let strip = |s: &[Step]| -> Vec<(usize, RoundKind, Vec<Task>)> {
+                s.iter()
+                    .map(|s| (s.seed, s.kind, s.tasks.clone()))
+                    .collect()
+            };
+            assert_eq!(
+                strip(head),
+                strip(&b[..head.len()]),
+                "{world:?} at {short} s and {long} s"
+            );
+        }
+    }
+}
+
+/// The machine's speed changes only where the deadlines fall, not the rounds: a machine twice
+/// as slow, given twice the time (and its checkpoints twice as late), plays the same rounds.
+#[test]
+fn a_slower_machine_plays_the_same_rounds_in_more_time() {
+    let world = problem_24_like();
+    let worlds = std::slice::from_ref(&world);
+    let (fast, _) = simulate(worlds, 2, Some(20.0), None, 1.0);
+    let (slow, _) = simulate(worlds, 2, Some(40.0), None, 2.0);
+    let (a, b) = (&fast[..], &slow[..]);
+    let n = a.len().min(b.len());
+    assert!(n >= 8, "{n} rounds");
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a[..n].iter().zip(&b[..n]) {
+        assert_eq!((x.seed, &x.tasks), (y.seed, &y.tasks));
+    }
+}
+
+/// The end of the time goes to rounds that fit: a round that would not end before the deadline
+/// is replaced by a tail round, and nothing starts that the model says cannot end in time.
+#[test]
+fn rounds_fit_before_the_deadline() {
+    for world in [problem_24_like(), small()] {
+        let budget = 12.0;
+        let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(budget), None, 1.0);
+        assert!(trace.iter().any(|s| s.kind == RoundKind::Tail), "{world:?}");
+    }
+}
+
+/// Each round takes as its deadline the horizon it is planned to end before: the quick answer
+/// the first checkpoint's, the rounds before a checkpoint that one's, a tail included, so that a
+/// run of 60 s plays up to 10 s the cuts a run of 10 s plays.
+#[test]
+fn rounds_take_their_horizon_as_their_deadline() {
+    for world in [problem_24_like(), small()] {
+        let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(60.0), None, 1.0);
+        let ends: Vec<f64> = trace.iter().map(|s| s.until.expect("a deadline")).collect();
+        for (s, &end) in trace.iter().zip(&ends) {
+            assert!(
+                [10.0, 30.0, 60.0].iter().any(|c| (c - end).abs() < 1e-9),
+                "{world:?}: {s:?}"
+            );
+            assert!(end >= s.at, "{s:?}");
+        }
+        assert!(
+            (ends[0] - 10.0).abs() < 1e-9,
+            "the quick answer: {:?}",
+            trace[0]
+        );
+        // The horizons follow one another: a round never goes back to an earlier one.
+        assert!(ends.windows(2).all(|w| w[0] <= w[1] + 1e-9), "{ends:?}");
+        let tail_at_10 = trace
+            .iter()
+            .zip(&ends)
+            .any(|(s, &e)| s.kind == RoundKind::Tail && (e - 10.0).abs() < 1e-9);
+        assert!(tail_at_10, "{world:?}: no tail before the 10 s checkpoint");
+        // Without a deadline, no horizon.
+        let (untimed, _) = simulate(std::slice::from_ref(&world), 2, None, Some(3), 1.0);
+        assert!(untimed.iter().all(|s| s.until.is_none()));
+    }
+}

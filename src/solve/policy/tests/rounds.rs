@@ -1,0 +1,399 @@
+//! A seed's rounds and the order across seeds on the simulated clock: quick answers first, time
+//! where the gains are, beams that widen, survival systems, polish, the greedy spelling's fit and
+//! the exhaustive search.
+
+use super::*;
+
+/// Every seed gets its quick answer, then its greedy spelling, before any seed gets more.
+#[test]
+fn every_seed_is_answered_before_any_seed_gets_more() {
+    let worlds: Vec<World> = (0..7)
+        .map(|i| World {
+            base: 10_000.0 * (i + 1) as f64,
+            source: 100 + 50 * i,
+            ..small()
+        })
+        .collect();
+    for workers in [1, 2, 4] {
+        let (trace, best) = simulate(&worlds, workers, Some(5.0), None, 1.0);
+        let quick = |s: &Step| s.tasks.iter().any(|t| matches!(t, Task::Quick { .. }));
+        let answered = trace.iter().take_while(|s| quick(s)).count();
+        assert_eq!(answered, worlds.len(), "{workers} workers");
+        assert!(trace.iter().skip(answered).all(|s| !quick(s)));
+        // Then every quick answer is spelt greedily, before any beam.
+        let spell = |s: &Step| {
+            s.tasks
+                == [Task::SpellGreedy {
+                    game: GameId::Planned(0),
+                }]
+        };
+        let spelt = trace[answered..].iter().take_while(|s| spell(s)).count();
+        assert_eq!(spelt, worlds.len(), "{workers} workers");
+        // Smallest first.
+        let order: Vec<usize> = trace[..answered].iter().map(|s| s.seed).collect();
+        assert_eq!(order, (0..worlds.len()).collect::<Vec<_>>());
+        assert!(best.iter().all(|&b| b > 0));
+    }
+}
+
+/// Time goes where the gains are: a seed whose games keep improving gets more rounds than one
+/// that stopped improving, but the second is not starved.
+#[test]
+fn time_goes_to_the_seed_whose_rounds_gain() {
+    let flat = World {
+        base: 5_000.0,
+        ..small()
+    };
+    let rich = World {
+        base: 50_000.0,
+        ..small()
+    };
+    let (trace, _) = simulate(&[flat, rich], 1, Some(20.0), None, 1.0);
+    let rounds = |seed: usize| trace.iter().filter(|s| s.seed == seed).count();
+    assert!(rounds(1) > rounds(0), "{} vs {}", rounds(1), rounds(0));
+    assert!(rounds(0) >= 5, "{}", rounds(0));
+}
+
+/// With a budget of attempts every seed plans exactly that many games, whatever the workers.
+#[test]
+fn a_budget_of_attempts_plans_that_many_games() {
+    let worlds = [small(), survival_like()];
+    for workers in [1, 3] {
+        let (trace, _) = simulate(&worlds, workers, None, Some(6), 1.0);
+        for seed in 0..2 {
+            let planned = trace
+                .iter()
+                .filter(|s| s.seed == seed)
+                .flat_map(|s| &s.tasks)
+                .filter(|t| matches!(t, Task::Quick { .. } | Task::Attempt(_)))
+                .count();
+            assert_eq!(planned, 6, "seed {seed}, {workers} workers");
+        }
+    }
+    // One thread or three: each seed's rounds are the same.
+    let one = simulate(&worlds, 1, None, Some(6), 1.0).0;
+    let three = simulate(&worlds, 3, None, Some(6), 1.0).0;
+    let of = |t: &[Step], seed: usize| -> Vec<Vec<Task>> {
+        t.iter()
+            .filter(|s| s.seed == seed)
+            .map(|s| s.tasks.clone())
+            .collect()
+    };
+    assert_eq!(of(&one, 0), of(&three, 0));
+    assert_eq!(of(&one, 1), of(&three, 1));
+}
+
+/// Beams whose games die early widen until they survive; on a board where every game is
+/// whole, the rounds settle at a width and turn to neighbourhoods and polish.
+#[test]
+fn dying_games_widen_and_whole_ones_turn_to_neighbourhoods() {
+    let (trace, _) = simulate(&[survival_like()], 2, Some(30.0), None, 1.0);
+    let widest = trace.iter().map(fresh_width).max().unwrap_or(0);
+    assert!(widest >= 64, "widest fresh beam {widest}");
+    let (trace, _) = simulate(&[small()], 2, Some(10.0), None, 1.0);
+    assert!(trace.iter().any(|s| s.kind == RoundKind::Cuts));
+    assert!(trace
+        .iter()
+        .any(|s| s.tasks.iter().any(|t| matches!(t, Task::Polish { .. }))));
+}
+
+/// While the best game dies early, every attempt goes to the survival system, and the wide
+/// fresh ones revive their beams; once a game is whole, none does. Where that system keeps games
+/// alive at a quarter of the width, the first whole game comes at a narrower beam than without
+/// it.
+#[test]
+fn dying_games_turn_to_the_survival_systems() {
+    let with = World {
+        survival: 1,
+        greedy_dies: true,
+        ..survival_like()
+    };
+    let (trace, _) = simulate(&[with], 2, Some(30.0), None, 1.0);
+    let attempts = |s: &Step| -> Vec<Attempt> {
+        s.tasks
+            .iter()
+            .filter_map(|t| match t {
+                Task::Attempt(a) => Some(a.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let survival: Vec<Attempt> = trace
+        .iter()
+        .flat_map(attempts)
+        .filter(|a| a.system == 5)
+        .collect();
+    assert!(!survival.is_empty());
+    // The first round's greedy games come before any survival attempt.
+    assert!(survival.iter().all(|a| a.width > 1));
+    // The first whole game: a fresh survival attempt of width 16 (64 / 4) or more.
+    let whole = survival
+        .iter()
+        .find(|a| a.base.is_none() && a.width >= 16)
+        .expect("a survival beam wide enough to survive");
+    assert!(whole.width < 64, "{whole:?}");
+    // After it, no survival attempt.
+    let last = trace
+        .iter()
+        .rposition(|s| attempts(s).iter().any(|a| a.system == 5))
+        .unwrap();
+    let first_whole = trace
+        .iter()
+        .position(|s| attempts(s).iter().any(|a| a.id == whole.id))
+        .unwrap();
+    assert_eq!(
+        last, first_whole,
+        "no survival attempt after the first whole game"
+    );
+    // Until then, every attempt after the first round plans with the survival system.
+    let o = SearchOptions::default();
+    assert_eq!(o.survival_every, 1);
+    assert!(trace[1..=first_whole]
+        .iter()
+        .flat_map(attempts)
+        .all(|a| a.system == 5));
+    // And the fresh attempts of width 16 or more revive their beams, within the work
+    // the cost model counts on for them; narrower ones, re-plans from cuts, and every attempt
+    // after, do not.
+    let before: Vec<Attempt> = trace[..=first_whole].iter().flat_map(attempts).collect();
+    assert!(before.iter().any(|a| a.revive > 0));
+    for a in &before {
+        let fresh_and_wide = a.base.is_none() && a.width >= o.revive_width;
+        assert_eq!(a.revive > 0, fresh_and_wide, "{a:?}");
+        assert!(a.revive <= a.width * 1000 * 2, "{a:?}");
+    }
+    assert!(trace[first_whole + 1..]
+        .iter()
+        .flat_map(attempts)
+        .all(|a| a.revive == 0));
+    // Without survival systems, no beam narrower than 64 makes a whole game.
+    let without = World {
+        greedy_dies: true,
+        ..survival_like()
+    };
+    let (trace, _) = simulate(&[without], 2, Some(30.0), None, 1.0);
+    assert!(trace.iter().flat_map(attempts).all(|a| a.system < 5));
+    assert!(trace.iter().map(fresh_width).max().unwrap_or(0) >= 64);
+}
+
+/// The width of a round's fresh attempts (0 for none).
+fn fresh_width(s: &Step) -> usize {
+    s.tasks
+        .iter()
+        .filter_map(|t| match t {
+            Task::Attempt(a) if a.base.is_none() => Some(a.width),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn rank_and_widen_rules() {
+    assert_eq!(rank_systems(&[(1, 200), (0, 0), (0, 0)]), vec![1, 2, 0]);
+    assert_eq!(rank_systems(&[(1, 200), (4, 300), (0, 0)]), vec![2, 0, 1]);
+    assert_eq!(
+        rank_systems(&[(16, 200), (4, 300), (4, 100)]),
+        vec![1, 0, 2]
+    );
+    for at_width in 0..8 {
+        assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
+        assert!(widens(5.0, true, true, at_width, 8));
+        assert!(widens(0.0, false, false, at_width, 8));
+    }
+    assert!(widens(0.0, true, true, 8, 8));
+    assert!(!widens(0.0, true, false, 8, 8));
+    assert!(polish_goes_first(true, 10.0, 0.0));
+    assert!(!polish_goes_first(true, 10.0, 20.0));
+    assert!(!polish_goes_first(false, 10.0, 0.0));
+}
+
+/// The planning cost per unit of width follows the widest whole game measured: a narrow plan's
+/// work (fixed costs) no longer raises it once a wider one is known.
+#[test]
+fn the_plan_cost_follows_the_widest_game_measured() {
+    let mut costs = Costs {
+        per_unit: 1e-4,
+        per_unit_width: 1,
+        units: 100.0,
+        plain: 0.0,
+        greedy: None,
+        encode: 0.01,
+        dp_measured: false,
+        chars_factor: 60.0,
+        chars_measured: false,
+        polish_gain: 1.02,
+    };
+    costs.learn_plan(4, true, 8e-6);
+    assert_eq!((costs.per_unit, costs.per_unit_width), (2e-6, 4));
+    costs.learn_plan(256, true, 128e-6);
+    assert_eq!((costs.per_unit, costs.per_unit_width), (0.5e-6, 256));
+    costs.learn_plan(4, true, 1e-3);
+    assert_eq!(costs.per_unit, 0.5e-6);
+    costs.learn_plan(256, false, 64e-6);
+    assert_eq!(costs.per_unit, 0.5e-6);
+    costs.learn_plan(256, false, 512e-6);
+    assert_eq!(costs.per_unit, 2e-6);
+}
+
+/// The setup of a run's only seed in `world` with `lanes` lanes: five systems and no survival
+/// one, no greedy-spelling limit (`unit_states` 0) and no exhaustive search (an unbounded space).
+fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
+    SeedSetup {
+        weight: 1.0,
+        source: world.source,
+        lanes,
+        spells: true,
+        systems: 5,
+        survival: 0,
+        max_width: 2048,
+        size: 1.0,
+        unit_states: 0,
+        space: f64::INFINITY,
+    }
+}
+
+/// The quick answer's greedy spelling runs only where one unit's spelling, with its margin, fits
+/// before the deadline (`greedy_units_left` units at `spell_state_seconds` per state of the
+/// largest unit space): behind the quick answer on its lane, in what the quick answer's
+/// planning leaves; alone, in the time left. A spelling that does not fit is not wanted: the
+/// seed goes on to its beams.
+#[test]
+fn a_greedy_spelling_that_cannot_fit_is_left_out() {
+    let world = small();
+    let opts = SearchOptions::default();
+    let policy = |lanes: usize, unit_states: usize| {
+        let setup = SeedSetup {
+            unit_states,
+            ..lone_seed(&world, lanes)
+        };
+        Policy::new(opts.clone(), Preset::clock(&opts), vec![setup])
+    };
+    let greedy = |r: &Round| {
+        r.tasks
+            .iter()
+            .any(|t| matches!(t, Task::SpellGreedy { .. }))
+    };
+    // 10 million states: 5 s a unit, 10 s with the margin.
+    for (states, left, fits) in [
+        (10_000_000, 8.0, false),
+        (10_000_000, 30.0, true),
+        (0, 1e-3, true),
+    ] {
+        // Two lanes: behind the quick answer, which may plan in half the time left.
+        let first = policy(2, states).next(&|_| true, Some(&[left])).unwrap();
+        assert_eq!(greedy(&first), fits, "{states} states, {left} s, two lanes");
+        assert!(matches!(first.tasks[0], Task::Quick { .. }));
+        // One lane: a round of its own after the quick answer.
+        let mut p = policy(1, states);
+        let quick = p.next(&|_| true, Some(&[2.0 * left])).unwrap();
+        let reports: Vec<Report> = quick.tasks.iter().map(|t| world.run(0, t, &[])).collect();
+        p.report(&quick, &reports);
+        let next = p.next(&|_| true, Some(&[left])).unwrap();
+        assert_eq!(greedy(&next), fits, "{states} states, {left} s, one lane");
+    }
+}
+
+/// A seed whose whole space of games is small gets the exhaustive search right after its quick
+/// answer (one part per lane, before the greedy spelling on one lane), and is finished once
+/// every part is searched to the end: a short budget then gives what a long one does. Not on a
+/// run by attempts, not above the space it may have, not when it cannot fit before the deadline
+/// (the greedy spelling comes next instead), and a part that found too many games leaves the
+/// seed to its beams.
+#[test]
+fn a_tiny_seed_is_searched_to_the_end_after_its_quick_answer() {
+    let world = World {
+        source: 3,
+        ..small()
+    };
+    let opts = SearchOptions::default();
+    let policy = |lanes: usize, space: f64, preset: Preset| {
+        let setup = SeedSetup {
+            space,
+            ..lone_seed(&world, lanes)
+        };
+        Policy::new(opts.clone(), preset, vec![setup])
+    };
+    let run = |p: &mut Policy, r: &Round, unfinished: bool| {
+        let reports: Vec<Report> = r
+            .tasks
+            .iter()
+            .map(|t| match t {
+                Task::Exhaust { .. } if unfinished => crate::solve::tasks::unfinished(),
+                _ => world.run(0, t, &[]),
+            })
+            .collect();
+        p.report(r, &reports);
+    };
+    let exhaust = |r: &Round| -> Vec<(usize, usize)> {
+        r.tasks
+            .iter()
+            .filter_map(|t| match t {
+                Task::Exhaust { part, parts, .. } => Some((*part, *parts)),
+                _ => None,
+            })
+            .collect()
+    };
+    let clock = Preset::clock(&opts);
+    for lanes in [1, 2] {
+        for left in [None, Some(60.0)] {
+            let horizons = left.map(|l| vec![l]);
+            let h = horizons.as_deref();
+            let mut p = policy(lanes, 100.0, clock);
+            let quick = p.next(&|_| true, h).unwrap();
+            assert!(matches!(quick.tasks[0], Task::Quick { .. }));
+            assert!(exhaust(&quick).is_empty());
+            run(&mut p, &quick, false);
+            let every = p.next(&|_| true, h).unwrap();
+            let parts: Vec<(usize, usize)> = (0..lanes).map(|k| (k, lanes)).collect();
+            assert_eq!(exhaust(&every), parts, "{lanes} lanes");
+            assert_eq!(every.tasks.len(), lanes);
+            // Its games take ids after the quick answer's round.
+            let first = lanes as u32;
+            assert!(matches!(every.tasks[0], Task::Exhaust { id, .. } if id == first));
+            run(&mut p, &every, false);
+            assert!(p.finished(), "{lanes} lanes");
+            assert!(p.next(&|_| true, h).is_none());
+            assert_eq!(p.best(0), (world.base * 1.2) as u64);
+            // A part that gave up: the seed searches on, as any other.
+            let mut p = policy(lanes, 100.0, clock);
+            let quick = p.next(&|_| true, h).unwrap();
+            run(&mut p, &quick, false);
+            let every = p.next(&|_| true, h).unwrap();
+            run(&mut p, &every, true);
+            assert!(!p.finished());
+            let next = p.next(&|_| true, h).unwrap();
+            assert!(exhaust(&next).is_empty(), "{lanes} lanes: {next:?}");
+        }
+        // Not where the space is too large, not on a run by attempts, not when the search
+        // cannot fit before the deadline.
+        let cases = [
+            (opts.exhaust.most_space * 1.01, clock, None),
+            (100.0, Preset::attempts(4, &opts), None),
+            (100.0, clock, Some(vec![opts.exhaust.work * 0.5])),
+        ];
+        for (space, preset, horizons) in cases {
+            let mut p = policy(lanes, space, preset);
+            let h = horizons.as_deref();
+            let quick = p.next(&|_| true, h).unwrap();
+            run(&mut p, &quick, false);
+            if let Some(next) = p.next(&|_| true, h) {
+                assert!(exhaust(&next).is_empty(), "{space} {preset:?}: {next:?}");
+            }
+        }
+    }
+}
+
+/// Regression: a quick answer that does not finish measures no costs, and the greedy spelling of
+/// its round (on the second lane) then reported to a seed without them, where the policy
+/// expected them and panicked. Now the seed stops with the games that round spelt.
+#[test]
+fn an_unfinished_quick_answer_does_not_panic() {
+    let world = World {
+        quick_unfinished: true,
+        ..small()
+    };
+    let (trace, best) = simulate(&[world], 2, Some(5.0), None, 1.0);
+    assert_eq!(trace.len(), 1, "the seed stops after its first round");
+    assert!(best[0] > 0, "the first round's games are kept");
+}
