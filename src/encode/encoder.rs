@@ -32,28 +32,27 @@ pub(super) struct Buffers {
     pub(super) line: Vec<i32>,
 }
 
+impl Buffers {
+    /// Runs `f` with this thread's buffers: they are sized by the board's state count, and on a
+    /// large board filling them anew costs more than spelling a unit, so each thread keeps its
+    /// own between encodings (fresh ones when they are already in use, in a nested call).
+    pub(super) fn with<T>(f: impl FnOnce(&mut Buffers) -> T) -> T {
+        thread_local! {
+            static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+        }
+        BUFFERS.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut b) => f(&mut b),
+            Err(_) => f(&mut Buffers::default()),
+        })
+    }
+}
+
 impl<'a> Encoder<'a> {
     pub fn new(problem: &'a Problem, tables: &'a Tables, table: &'a PhraseTable) -> Encoder<'a> {
         let geometry = tables
             .spaces
             .iter()
-            .map(|sp| {
-                table
-                    .words
-                    .iter()
-                    .map(|w| {
-                        w.playable(sp.k).then(|| {
-                            std::array::from_fn(|par| {
-                                w.geometry[par]
-                                    .steps
-                                    .iter()
-                                    .map(|&(dx, dy, r)| (dx, dy, r % sp.k))
-                                    .collect()
-                            })
-                        })
-                    })
-                    .collect()
-            })
+            .map(|sp| super::unit::geometry_of(table, sp.k))
             .collect();
         let words = table.words.iter().map(|w| w.text.clone()).collect();
         let word_phrases = table.word_phrases();

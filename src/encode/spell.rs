@@ -84,166 +84,147 @@ impl Encoder<'_> {
         deadline: Option<Instant>,
         cut: &Cut,
     ) -> String {
-        // The buffers are sized by the board's state count; on a large board filling them anew
-        // costs more than spelling a unit, so each thread keeps its own between encodings.
-        thread_local! {
-            static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
-        }
-        BUFFERS.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut b) => self.encode_with(plan, opening, mode, deadline, cut, &mut b),
-            Err(_) => {
-                let mut b = Buffers::default();
-                self.encode_with(plan, opening, mode, deadline, cut, &mut b)
-            }
-        })
-    }
-
-    fn encode_with(
-        &self,
-        plan: &Plan,
-        opening: Opening,
-        mode: Mode,
-        deadline: Option<Instant>,
-        cut: &Cut,
-        b: &mut Buffers,
-    ) -> String {
-        assert!(
-            mode != Mode::Chars,
-            "Mode::Chars spells through Encoder::spell"
-        );
-        let mut sim = Sim::new(self.problem);
-        let mut out = String::from(opening.text);
-        // The engine counts the opening's phrases, as it scores them.
-        let mut used: Vec<bool> = if opening.text.is_empty() {
-            vec![false; self.table.phrases.len()]
-        } else {
-            self.counted
-                .count(opening.text)
-                .iter()
-                .map(|&n| n > 0)
-                .collect()
-        };
-        let mut mode = mode;
-        let units = plan.placements.len();
-        for (u, pl) in plan.placements.iter().enumerate() {
-            if u < opening.units {
-                sim.lock(self.problem, pl.unit, pl.lock.state);
-                continue;
-            }
-            let first_plain = u == 0 && mode == Mode::Plain;
-            if crate::stop::passed(deadline) && !first_plain {
-                break;
-            }
-            if mode == Mode::Dp && cut.hands_over(units - u) {
-                mode = Mode::Greedy;
-            }
-            let space = &self.tables.spaces[pl.unit];
-            // Plain paths search the rows from the spawn down to the lock's; the other
-            // encoders count their own work as they go.
-            crate::work::add(work_op(mode), 1);
-            if mode == Mode::Plain {
-                let rows = (pl.lock.state.y - space.spawn_state().y).max(0) as u64 + 1;
-                crate::work::add(Op::PlainState, space.states_per_row() * rows);
-            }
-            space.free_map(&sim.board, &mut b.free);
-            let job = Job {
-                space,
-                geometry: &self.geometry[pl.unit],
-                words: &self.words,
-                free: &b.free,
-                target: pl.lock.key,
-                start: space.spawn_state(),
+        // The buffers are sized by the board's state count: each thread keeps its own between
+        // encodings (see [`Buffers::with`]).
+        Buffers::with(|b| {
+            assert!(
+                mode != Mode::Chars,
+                "Mode::Chars spells through Encoder::spell"
+            );
+            let mut sim = Sim::new(self.problem);
+            let mut out = String::from(opening.text);
+            // The engine counts the opening's phrases, as it scores them.
+            let mut used: Vec<bool> = if opening.text.is_empty() {
+                vec![false; self.table.phrases.len()]
+            } else {
+                self.counted
+                    .count(opening.text)
+                    .iter()
+                    .map(|&n| n > 0)
+                    .collect()
             };
-            let spelt = match mode {
-                Mode::Plain | Mode::Chars => None,
-                Mode::Greedy => {
-                    b.comps.build(&job, None);
-                    let order = self.greedy_order(&used);
-                    walk::greedy(&job, &b.comps, &order, &mut b.bfs)
+            let mut mode = mode;
+            let units = plan.placements.len();
+            for (u, pl) in plan.placements.iter().enumerate() {
+                if u < opening.units {
+                    sim.lock(self.problem, pl.unit, pl.lock.state);
+                    continue;
                 }
-                Mode::Dp => {
-                    let mut bonus: Vec<i32> = self
-                        .table
-                        .phrases
-                        .iter()
-                        .zip(&used)
-                        .map(|(p, &u)| if u { 0 } else { p.first_use() })
-                        .collect();
-                    let mut wval: Vec<i32> = self
-                        .table
-                        .words
-                        .iter()
-                        .map(|w| w.value(&self.table.phrases, &used))
-                        .collect();
-                    // The component values serve the DP walk of rotating units; a unit that
-                    // cannot rotate has its own programme, and the greedy walk needs only
-                    // which components are alive.
-                    b.comps.build(&job, space.rotates().then_some(&wval[..]));
-                    // The programme's value at the start, before the walk lowers any word's
-                    // value: a bound on the power of any walk (see below).
-                    let bound;
-                    let dp = if !space.rotates() {
-                        // A unit that cannot rotate has its own programme (see `line`).
-                        let lw = line::LineWords::new(&job);
-                        line::values(&job, &lw, &wval, &mut b.line);
-                        bound = line::start_value(&job, &b.line);
-                        let [bfs, _] = &mut b.bfs;
-                        line::walk(
-                            &job,
-                            &lw,
-                            &mut wval,
-                            &self.word_phrases,
-                            &mut bonus,
-                            &b.line,
-                            bfs,
-                        )
-                    } else {
-                        bound = b.comps.value_of(space, job.start);
-                        walk::dp(
-                            &job,
-                            &b.comps,
-                            &mut wval,
-                            &self.word_phrases,
-                            &mut bonus,
-                            &mut b.bfs,
-                        )
-                    };
-                    // The programme's values are estimates (they ignore the positions a word
-                    // leaves visited on its last row), so the greedy walk sometimes does better on
-                    // a unit; both end at the same lock, so the better of the two is kept. They
-                    // are also bounds: every walk's words, each at its value before the unit
-                    // (a first use counted at each use), sum to no more than the start's value.
-                    // So a walk that scores the bound cannot be beaten, and the greedy walk is
-                    // skipped (in a profile of problem 24 it took 17 % of the run, the quick
-                    // answer's greedy spelling included).
-                    let value = |s: &Option<Spelt>| {
-                        s.as_ref()
-                            .map_or(-1, |s| s.power(self.table, &self.word_phrases, &used))
-                    };
-                    let dp_value = value(&dp);
-                    if dp.is_some() && dp_value >= bound as i64 {
-                        dp
-                    } else {
+                let first_plain = u == 0 && mode == Mode::Plain;
+                if crate::stop::passed(deadline) && !first_plain {
+                    break;
+                }
+                if mode == Mode::Dp && cut.hands_over(units - u) {
+                    mode = Mode::Greedy;
+                }
+                let space = &self.tables.spaces[pl.unit];
+                // Plain paths search the rows from the spawn down to the lock's; the other
+                // encoders count their own work as they go.
+                crate::work::add(work_op(mode), 1);
+                if mode == Mode::Plain {
+                    let rows = (pl.lock.state.y - space.spawn_state().y).max(0) as u64 + 1;
+                    crate::work::add(Op::PlainState, space.states_per_row() * rows);
+                }
+                space.free_map(&sim.board, &mut b.free);
+                let job = Job {
+                    space,
+                    geometry: &self.geometry[pl.unit],
+                    words: &self.words,
+                    free: &b.free,
+                    target: pl.lock.key,
+                    start: space.spawn_state(),
+                };
+                let spelt = match mode {
+                    Mode::Plain | Mode::Chars => None,
+                    Mode::Greedy => {
+                        b.comps.build(&job, None);
                         let order = self.greedy_order(&used);
-                        let greedy = walk::greedy(&job, &b.comps, &order, &mut b.bfs);
-                        if value(&greedy) > dp_value {
-                            greedy
+                        walk::greedy(&job, &b.comps, &order, &mut b.bfs)
+                    }
+                    Mode::Dp => {
+                        let mut bonus: Vec<i32> = self
+                            .table
+                            .phrases
+                            .iter()
+                            .zip(&used)
+                            .map(|(p, &u)| if u { 0 } else { p.first_use() })
+                            .collect();
+                        let mut wval: Vec<i32> = self
+                            .table
+                            .words
+                            .iter()
+                            .map(|w| w.value(&self.table.phrases, &used))
+                            .collect();
+                        // The component values serve the DP walk of rotating units; a unit that
+                        // cannot rotate has its own programme, and the greedy walk needs only
+                        // which components are alive.
+                        b.comps.build(&job, space.rotates().then_some(&wval[..]));
+                        // The programme's value at the start, before the walk lowers any word's
+                        // value: a bound on the power of any walk (see below).
+                        let bound;
+                        let dp = if !space.rotates() {
+                            // A unit that cannot rotate has its own programme (see `line`).
+                            let lw = line::LineWords::new(&job);
+                            line::values(&job, &lw, &wval, &mut b.line);
+                            bound = line::start_value(&job, &b.line);
+                            let [bfs, _] = &mut b.bfs;
+                            line::walk(
+                                &job,
+                                &lw,
+                                &mut wval,
+                                &self.word_phrases,
+                                &mut bonus,
+                                &b.line,
+                                bfs,
+                            )
                         } else {
+                            bound = b.comps.value_of(space, job.start);
+                            walk::dp(
+                                &job,
+                                &b.comps,
+                                &mut wval,
+                                &self.word_phrases,
+                                &mut bonus,
+                                &mut b.bfs,
+                            )
+                        };
+                        // The programme's values are estimates (they ignore the positions a word
+                        // leaves visited on its last row), so the greedy walk sometimes does better on
+                        // a unit; both end at the same lock, so the better of the two is kept. They
+                        // are also bounds: every walk's words, each at its value before the unit
+                        // (a first use counted at each use), sum to no more than the start's value.
+                        // So a walk that scores the bound cannot be beaten, and the greedy walk is
+                        // skipped (in a profile of problem 24 it took 17 % of the run, the quick
+                        // answer's greedy spelling included).
+                        let value = |s: &Option<Spelt>| {
+                            s.as_ref()
+                                .map_or(-1, |s| s.power(self.table, &self.word_phrases, &used))
+                        };
+                        let dp_value = value(&dp);
+                        if dp.is_some() && dp_value >= bound as i64 {
                             dp
+                        } else {
+                            let order = self.greedy_order(&used);
+                            let greedy = walk::greedy(&job, &b.comps, &order, &mut b.bfs);
+                            if value(&greedy) > dp_value {
+                                greedy
+                            } else {
+                                dp
+                            }
                         }
                     }
+                };
+                let spelt = spelt.unwrap_or_else(|| plain_unit(&job, &mut b.path));
+                for &w in &spelt.words {
+                    for &p in &self.word_phrases[w] {
+                        used[p] = true;
+                    }
                 }
-            };
-            let spelt = spelt.unwrap_or_else(|| plain_unit(&job, &mut b.path));
-            for &w in &spelt.words {
-                for &p in &self.word_phrases[w] {
-                    used[p] = true;
-                }
+                out.push_str(&spelt.text);
+                sim.lock(self.problem, pl.unit, pl.lock.state);
             }
-            out.push_str(&spelt.text);
-            sim.lock(self.problem, pl.unit, pl.lock.state);
-        }
-        out
+            out
+        })
     }
 
     /// Words holding a phrase not used yet first, the most valuable (the longest: see

@@ -12,12 +12,33 @@
 //! takes keeps the unit viable, and a viable unit can always go on, so the walkers never get
 //! stuck; the dynamic programme's values ignore visited positions and are only estimates.
 
+use super::phrases::PhraseTable;
 use crate::engine::Command;
 use crate::plan::{LockKey, State, UnitSpace};
 
 /// A word's geometry for one unit (rotations reduced modulo the unit's distinct orientations),
 /// per start-row parity; `None` when the unit can never play it.
 pub type UnitGeometry = Option<[Vec<(i64, i64, u8)>; 2]>;
+
+/// Each word of `table`'s geometry for a unit of `k` canonical orientations (`None` for a word
+/// it cannot play): the word's steps with their rotations taken modulo `k`.
+pub fn geometry_of(table: &PhraseTable, k: u8) -> Vec<UnitGeometry> {
+    table
+        .words
+        .iter()
+        .map(|w| {
+            w.playable(k).then(|| {
+                std::array::from_fn(|par| {
+                    w.geometry[par]
+                        .steps
+                        .iter()
+                        .map(|&(dx, dy, r)| (dx, dy, r % k))
+                        .collect()
+                })
+            })
+        })
+        .collect()
+}
 
 /// Everything a walker needs about the unit being encoded.
 pub struct Job<'a> {
@@ -212,22 +233,7 @@ pub(crate) mod fixture {
             }
             space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
             let table = PhraseTable::new(&Phrases::official());
-            // Each word's geometry for this unit, as the encoder computes it.
-            let geometry = table
-                .words
-                .iter()
-                .map(|w| {
-                    w.playable(space.k).then(|| {
-                        std::array::from_fn(|par| {
-                            w.geometry[par]
-                                .steps
-                                .iter()
-                                .map(|&(dx, dy, r)| (dx, dy, r % space.k))
-                                .collect()
-                        })
-                    })
-                })
-                .collect();
+            let geometry = super::geometry_of(&table, space.k);
             let words = table.words.iter().map(|w| w.text.clone()).collect();
             Some(Case {
                 problem,

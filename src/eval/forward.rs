@@ -582,6 +582,20 @@ mod tests {
     }
 
     /// A ring of six cells around an empty pivot: it cannot rotate either.
+    /// A random problem of `units` on a board of `size` filled from row `rows.0` down with
+    /// density `rows.1`: its JSON, the problem and its tables; `None` when it is refused.
+    fn random_case(
+        rng: &mut impl Rng,
+        size: (usize, usize),
+        rows: (usize, f64),
+        units: &[String],
+    ) -> Option<(String, Problem, Tables)> {
+        let json = crate::testkit::random_problem(rng, size, rows, units, (1, &[0]));
+        let problem = Problem::from_json(&json, std::path::Path::new("t")).ok()?;
+        let tables = Tables::new(&problem);
+        Some((json, problem, tables))
+    }
+
     fn ring() -> String {
         crate::testkit::unit_json(&[(1, 0), (2, 0), (0, 1), (2, 1), (1, 2), (2, 2)], (1, 1))
     }
@@ -602,17 +616,11 @@ mod tests {
             };
             let from_row = rng.gen_range(1..=h);
             let fill = rng.gen_range(0.0..0.6);
-            let json = crate::testkit::random_problem(
-                &mut rng,
-                (w, h),
-                (from_row, fill),
-                &[unit],
-                (1, &[0]),
-            );
-            let Ok(problem) = Problem::from_json(&json, std::path::Path::new("t")) else {
+            let Some((json, problem, tables)) =
+                random_case(&mut rng, (w, h), (from_row, fill), &[unit])
+            else {
                 continue;
             };
-            let tables = Tables::new(&problem);
             let sp = &tables.spaces[0];
             assert!(!sp.rotates());
             let mut scratch = Scratch::default();
@@ -664,22 +672,17 @@ mod tests {
     fn checkpoints_above_the_stack_change_no_value() {
         use crate::plan::Sim;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(30);
+        let units = [one_cell(), ring()];
+        // Calls of the kept programme, and those that resumed from a checkpoint.
         let (mut calls, mut resumed) = (0, 0);
         for _ in 0..60 {
             let (w, h) = (rng.gen_range(3..=40), rng.gen_range(8..=60));
-            let units = [one_cell(), ring()];
             let (from_row, fill) = (rng.gen_range(h / 2..=h), rng.gen_range(0.0..0.7));
-            let json = crate::testkit::random_problem(
-                &mut rng,
-                (w, h),
-                (from_row, fill),
-                &units,
-                (1, &[0]),
-            );
-            let Ok(problem) = Problem::from_json(&json, std::path::Path::new("t")) else {
+            let Some((json, problem, tables)) =
+                random_case(&mut rng, (w, h), (from_row, fill), &units)
+            else {
                 continue;
             };
-            let tables = Tables::new(&problem);
             let table = PhraseTable::new(&Phrases::new(random_phrases(&mut rng)));
             let Some(mut kept) = Forward::new(&table) else {
                 continue;
@@ -696,23 +699,13 @@ mod tests {
                 let carry = rng.gen_range(0..kept.ac.len()) as u32;
                 let potential = rng.gen_bool(0.7);
                 let before = kept.checkpoints.values().map(|c| c.row).sum::<i64>();
-                kept.lock_values(
-                    sp,
-                    unit,
-                    &scratch.free,
-                    carry,
-                    &scratch.locks,
-                    potential,
-                    &mut got,
-                );
-                let mut fresh = Forward::new(&table).expect("the same table");
-                fresh.lock_values(
-                    sp,
-                    unit,
-                    &scratch.free,
-                    carry,
-                    &scratch.locks,
-                    potential,
+                let (free, locks) = (&scratch.free, &scratch.locks);
+                let values = |fw: &mut Forward, out: &mut Vec<LockValue>| {
+                    fw.lock_values(sp, unit, free, carry, locks, potential, out)
+                };
+                values(&mut kept, &mut got);
+                values(
+                    &mut Forward::new(&table).expect("the same table"),
                     &mut want,
                 );
                 assert_eq!(got, want, "{json}");
