@@ -151,16 +151,13 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 }
 
 /// Nanoseconds per operation on this project's machine, as `hextris bench DIR --calibrate`
-/// fitted them (DIR: the 25 official problems, 50 x 50 and 100 x 100 boards of problem 24's
-/// units, 8 random problems; median error of the stages' predictions 6 to 27 %; the character
-/// encoder's two fitted again after its fast programme, the same DIR with random problems of
-/// seed 3: median error 16 %; `ProbeRow` set by hand from problem 18's survival beams, whose
-/// real time it brings from 1.5 times their counted work to within 5 %). A weight of 0 is an
-/// operation whose cost the others' counts already carry, or one counted for the calibration
-/// but not weighed yet: `MapCell` and `StackWord` (the cells of a big unit's fit map, the
-/// stack evaluation's floods), whose weights fitted on this machine brought the virtual clock
-/// from 1.71 to 1.23 real seconds per work second but cost the real clock 28,000 points at
-/// 10 s (docs/changelog.md).
+/// fitted them on the official problems, large boards of problem 24's units and random
+/// problems (docs/tuning.md gives the sets and the fits' errors); `ProbeRow` was set by hand
+/// from the survival beams' real time. A weight of 0 is an operation whose cost the others'
+/// counts already carry, or one counted for the calibration but not weighed yet: `MapCell` and
+/// `StackWord` (the cells of a big unit's fit map, the stack evaluation's floods), whose fitted
+/// weights brought the virtual clock nearer the real one but cost the real clock points
+/// (docs/changelog.md).
 pub const WEIGHTS: [f64; OPS] = [
     0e+00, // Gen
     0e+00, // GenWord
