@@ -139,7 +139,7 @@ fn plan_with<E: Evaluator + ?Sized>(
 ) -> Plan {
     let mut steps: Vec<Step> = Vec::new();
     let stateful = eval.stateful();
-    let root = root(problem, cfg, stateful, eval, &mut steps, scratch);
+    let root = root(problem, cfg, eval, &mut steps, scratch);
     let mut beam = vec![root];
     // Nodes whose game ended (the next unit could not spawn): kept as candidates for the best.
     let mut ended: Vec<Node> = Vec::new();
@@ -254,7 +254,6 @@ fn plan_with<E: Evaluator + ?Sized>(
 fn root<E: Evaluator + ?Sized>(
     problem: &Problem,
     cfg: &PlanConfig,
-    stateful: bool,
     eval: &mut E,
     steps: &mut Vec<Step>,
     scratch: &mut Scratch,
@@ -267,7 +266,7 @@ fn root<E: Evaluator + ?Sized>(
             placement,
         });
     }
-    let state = if stateful {
+    let state = if eval.stateful() {
         eval.state(&sim.board, scratch)
     } else {
         0.0

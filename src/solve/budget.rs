@@ -321,10 +321,14 @@ pub fn quick_cut(
     timing: &Timing,
     o: &SearchOptions,
 ) -> Cut {
-    let speed = timing.speed.max(1e-9);
+    let plain = Timing {
+        narrow_lead: 0.0,
+        greedy_unit: 0.0,
+        ..*timing
+    };
     let part = left * (workers as f64 / unanswered.max(1) as f64).min(1.0);
-    let mut c = Cut::starting_now(left.max(0.0) / speed, 0.0, 0.0);
-    c.plan_stop = part * o.quick_plan_share / speed;
+    let mut c = cut(left, &plain);
+    c.plan_stop = part * o.quick_plan_share / timing.speed.max(1e-9);
     c
 }
 
