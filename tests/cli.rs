@@ -496,3 +496,64 @@ fn a_closed_stderr_neither_stops_nor_hangs_a_run() {
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert!(!v.as_array().unwrap().is_empty());
 }
+
+/// `bench --survival` plans its games with the run's `--search` (here the width from which
+/// beams revive: a dying width-1 game plays at least as far revived), refuses two search
+/// files in one line, and names a bad one.
+#[test]
+fn the_survival_table_takes_the_search_options() {
+    let test = "the_survival_table_takes_the_search_options";
+    // A survival problem of `tools/random_problems.py` (`--families survival --seed 11`, its
+    // problem 7015): a 10 x 15 board with a tall stack, where width-1 games of `fill` die early.
+    let problem = data("dying.json");
+    let share = |search: Option<&PathBuf>| -> f64 {
+        let mut c = hextris();
+        c.arg("bench").arg(&problem).args([
+            "--survival",
+            "--widths",
+            "1",
+            "--systems",
+            "fill",
+            "--repeats",
+            "2",
+        ]);
+        if let Some(s) = search {
+            c.arg("--search").arg(s);
+        }
+        let o = c.output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let out = String::from_utf8(o.stdout).unwrap();
+        let line = out.lines().last().unwrap().to_string();
+        let pct = line.split_whitespace().nth(1).unwrap();
+        pct.trim_end_matches('%').parse().unwrap()
+    };
+    let revive = tmp(test, "revive.json", r#"{"revive_width": 1}"#);
+    let (plain, revived) = (share(None), share(Some(&revive)));
+    assert!(plain < 100.0, "the game should die: {plain}%");
+    assert!(revived > plain, "revived {revived}% against {plain}%");
+    let o = hextris()
+        .arg("bench")
+        .arg(&problem)
+        .args(["--survival", "--search"])
+        .arg(&revive)
+        .arg("--search")
+        .arg(&revive)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("at most one --search"),
+        "{}",
+        stderr(&o)
+    );
+    let bad = tmp(test, "bad.json", r#"{"revive_width": "x"}"#);
+    let o = hextris()
+        .arg("bench")
+        .arg(&problem)
+        .args(["--survival", "--search"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("bad.json"), "{}", stderr(&o));
+}

@@ -161,7 +161,17 @@ pub fn run(args: Args) -> Result<()> {
             }
             all.retain(|(name, _)| args.systems.contains(name));
         }
+        let search = match args.search.as_slice() {
+            [] => crate::solve::SearchOptions::default(),
+            [file] => crate::solve::SearchOptions::load(file)?,
+            _ => {
+                return Err(crate::Error::Usage(
+                    "--survival takes at most one --search file".into(),
+                ))
+            }
+        };
         let opts = crate::cli::survival::SurvivalOptions {
+            search,
             widths: args.widths.clone(),
             systems: all,
             seeds: args.seeds,

@@ -4,16 +4,19 @@
 //! only help where some width survives; this table shows where each system stands.
 //!
 //! Every game is planned as the solver's fresh attempts plan while the best game dies before the
-//! source ends: a whole game, no deadline, the word-level phrase valuer where the solver uses
-//! one (some unit cannot rotate and phrases are spelt), tie-break seed 0, and from the solver's
-//! `revive_width` on (16 by default) a beam that revives where all its partial games die. So
-//! the table is a function of its inputs, the same on any machine.
+//! source ends, through the solver's own stage runner ([`StageRunner::fresh`]) with the run's
+//! search options (`--search`): a whole game, no deadline, the word-level phrase valuer where
+//! the solver uses one (some unit cannot rotate and phrases are spelt), tie-break seeds 0, 1,
+//! ..., and from the search's `revive_width` on (16 by default) a beam that revives where all
+//! its partial games die. So the table is a function of its inputs, the same on any machine.
 
 use crate::encode::{Encoder, PhraseTable};
 use crate::engine::{Phrases, Problem};
 use crate::error::Result;
-use crate::eval::{LockScorer, PhraseValuer, Weights};
-use crate::plan::{plan_beam, BeamShape, PlanConfig, Tables};
+use crate::eval::Weights;
+use crate::plan::Tables;
+use crate::solve::stage::{StageRunner, Valuer};
+use crate::solve::SearchOptions;
 use rayon::prelude::*;
 
 /// What the survival table measures and how.
@@ -33,42 +36,9 @@ pub struct SurvivalOptions {
     /// Also write every game, spelt with plain paths, to this file (the contest's JSON list,
     /// each entry tagged with its system and width), to watch how a game ends.
     pub out: Option<std::path::PathBuf>,
-}
-
-/// What the games of one problem share.
-struct Board<'a> {
-    problem: &'a Problem,
-    tables: &'a Tables,
-    encoder: &'a Encoder<'a>,
-    /// Whether the solver plans with the phrase valuer there.
-    aware: bool,
-}
-
-/// The game a beam of `width` plans on `seed` with `weights` and tie-break seed `tie_break`, as
-/// the solver's attempts would.
-fn game(
-    on: &Board,
-    seed: u32,
-    weights: &Weights,
-    width: usize,
-    tie_break: u64,
-) -> crate::plan::Plan {
-    let o = crate::solve::SearchOptions::default();
-    let mut cfg = PlanConfig::whole_game();
-    if width >= o.revive_width {
-        // The solver bounds a reviving beam by the work its cost model counts on; here the
-        // bound is four times a straight game's work over the whole source.
-        cfg.revive_budget = 4 * width * on.problem.source_length as usize;
-    }
-    let valuer = on
-        .aware
-        .then(|| PhraseValuer::new(on.encoder, o.phrase_weight, 0));
-    let mut scorer = LockScorer::new(on.tables, weights, tie_break).with_valuer(valuer);
-    let shape = BeamShape {
-        width,
-        branch: width.clamp(1, 8),
-    };
-    plan_beam(on.problem, on.tables, seed, &cfg, shape, &mut scorer)
+    /// The search's options (`--search`): the phrase weight and the width from which beams
+    /// revive.
+    pub search: SearchOptions,
 }
 
 /// One game of the table: the share of the source it plays, and its text with `--out`.
@@ -87,13 +57,6 @@ pub fn shares(
     let tables = Tables::new(problem);
     let table = PhraseTable::new(phrases);
     let encoder = Encoder::new(problem, &tables, &table);
-    let aware = !table.phrases.is_empty() && tables.spaces.iter().any(|s| !s.rotates());
-    let on = Board {
-        problem,
-        tables: &tables,
-        encoder: &encoder,
-        aware,
-    };
     let seeds: Vec<u32> = problem
         .distinct_seeds()
         .into_iter()
@@ -115,7 +78,9 @@ pub fn shares(
         .par_iter()
         .map(|&j| {
             let (s, y, w, r) = jobs[j];
-            let plan = game(&on, seeds[s], &opts.systems[y].1, opts.widths[w], r);
+            let runner =
+                StageRunner::new(problem, &tables, &encoder, &table, seeds[s], &opts.search);
+            let plan = runner.fresh(&opts.systems[y].1, r, opts.widths[w], Valuer::Words);
             // The first tie-break's game is the one written.
             let text = (opts.out.is_some() && r == 0)
                 .then(|| crate::encode::plain(problem, &tables, &plan));
@@ -249,6 +214,7 @@ mod tests {
             repeats: 2,
             threads: Some(1),
             out: None,
+            search: SearchOptions::default(),
         };
         let share = |t: Vec<Vec<Vec<Played>>>| -> Vec<Vec<Vec<f64>>> {
             t.into_iter()

@@ -57,6 +57,10 @@ pub struct Args {
     /// as they plan while the best game dies before the source ends (slower).
     #[arg(long)]
     pub valued: bool,
+    /// The search's options from a JSON file (see `hextris solve --search`): the phrase weight
+    /// and the width from which the games' beams revive, as the solver's fresh attempts do.
+    #[arg(long = "search", value_name = "FILE")]
+    pub search: Option<PathBuf>,
     /// Start from the system of this name in a weights file (shaped like
     /// src/eval/weights.json) rather than from the compiled-in one.
     #[arg(long, value_name = "FILE")]
@@ -137,6 +141,10 @@ pub fn run(args: Args) -> Result<()> {
         total: args.total,
         valued: args.valued,
         survival: args.survival,
+        search: match &args.search {
+            Some(file) => crate::solve::SearchOptions::load(file)?,
+            None => Default::default(),
+        },
     };
     let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
         crate::note!("{line}")

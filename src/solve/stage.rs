@@ -38,7 +38,15 @@ pub struct StageRunner<'a> {
     pub seed: u32,
     /// See [`SearchOptions::phrase_weight`].
     pub phrase_weight: f64,
+    /// See [`SearchOptions::revive_width`].
+    pub revive_width: usize,
 }
+
+/// A table of fresh games ([`StageRunner::fresh`]: `hextris bench --survival`, `hextris tune`)
+/// bounds a reviving beam by this many times a straight game's work over the whole source. The
+/// solver bounds it by what its cost model counts on (from the longest game so far), which a
+/// table without a history lacks.
+pub const TABLE_REVIVE: usize = 4;
 
 impl<'a> StageRunner<'a> {
     /// The runner of `seed`, with the search's phrase weight.
@@ -57,6 +65,7 @@ impl<'a> StageRunner<'a> {
             table,
             seed,
             phrase_weight: search.phrase_weight,
+            revive_width: search.revive_width,
         }
     }
 
@@ -102,6 +111,19 @@ impl<'a> StageRunner<'a> {
         )
     }
 
+    /// A fresh whole game of `width`, as the solver's fresh attempts plan it while a seed's best
+    /// game dies early: from [`SearchOptions::revive_width`] on, its beam revives where all its
+    /// partial games die, within [`TABLE_REVIVE`] times a straight game's work. Its locks are
+    /// scored with `weights`, tie-breaks seeded with `rng_seed`, phrases valued by `valuer`
+    /// (see [`StageRunner::plan`]).
+    pub fn fresh(&self, weights: &Weights, rng_seed: u64, width: usize, valuer: Valuer) -> Plan {
+        let mut cfg = PlanConfig::whole_game();
+        if width >= self.revive_width {
+            cfg.revive_budget = TABLE_REVIVE * width * self.problem.source_length as usize;
+        }
+        self.plan(cfg, weights, rng_seed, width, valuer, None)
+    }
+
     /// Spells a whole plan with `mode` (not [`Mode::Chars`]: see [`StageRunner::spell_chars`]),
     /// ending after the unit in hand past `deadline`.
     pub fn spell(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
@@ -124,5 +146,60 @@ impl<'a> StageRunner<'a> {
     pub fn evaluate(&self, text: &str, phrases: &Phrases) -> Evaluation {
         crate::work::add(Op::EvalChar, text.len() as u64);
         evaluate(self.problem, self.seed, text, phrases)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{random_problem, random_unit};
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+    use std::path::Path;
+
+    /// A fresh game follows the search's `revive_width`: below it the beam never rewinds, from
+    /// it on the game plays at least as many units, and more on some boards where games die;
+    /// a game that plays its whole source is the same either way.
+    #[test]
+    fn fresh_games_revive_from_the_searchs_width() {
+        let mut rng = Pcg64Mcg::seed_from_u64(44);
+        let (mut died, mut longer) = (0, 0);
+        let phrases = Phrases::official();
+        let table = PhraseTable::new(&phrases);
+        let weights = Weights::system("survive").unwrap();
+        for case in 0..80u32 {
+            let (w, h) = (rng.gen_range(5..=9), rng.gen_range(8..=14));
+            let units: Vec<String> = (0..rng.gen_range(1..=4))
+                .map(|_| random_unit(&mut rng, 5, 0.2))
+                .collect();
+            let from = rng.gen_range(h / 3..=h);
+            let json = random_problem(&mut rng, (w, h), (from, 0.5), &units, (60, &[case]));
+            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+                continue;
+            };
+            let tables = Tables::new(&p);
+            let encoder = Encoder::new(&p, &tables, &table);
+            let units_of = |revive_width: usize| {
+                let search = SearchOptions {
+                    revive_width,
+                    ..Default::default()
+                };
+                let runner = StageRunner::new(&p, &tables, &encoder, &table, case, &search);
+                runner.fresh(&weights, case as u64, 4, Valuer::Words)
+            };
+            let (plain, revived) = (units_of(5), units_of(4));
+            let (n, m) = (plain.placements.len(), revived.placements.len());
+            assert!(m >= n, "case {case}: {m} units revived, {n} without");
+            if n == 60 {
+                assert_eq!(plain.placements, revived.placements, "case {case}");
+            } else if n > 0 {
+                died += 1;
+                longer += (m > n) as usize;
+            }
+        }
+        assert!(
+            died >= 10 && longer * 2 >= died,
+            "{died} died, {longer} revived longer"
+        );
     }
 }

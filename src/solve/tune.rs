@@ -4,11 +4,11 @@
 //! game, so that large and small problems weigh alike. A held-out set of games is scored with the
 //! same measure, before and after, and never used to choose.
 
-use super::Prepared;
+use super::stage::{StageRunner, Valuer};
+use super::{Prepared, SearchOptions};
 use crate::encode::{Encoder, Mode, PhraseTable};
-use crate::engine::{evaluate, Phrases};
-use crate::eval::{LockScorer, PhraseValuer, Weights};
-use crate::plan::{plan_beam, BeamShape, PlanConfig};
+use crate::engine::Phrases;
+use crate::eval::Weights;
 use rand::{Rng, SeedableRng};
 use rand_distr_lite::normal;
 use rand_pcg::Pcg64Mcg;
@@ -48,6 +48,9 @@ pub struct TuneConfig {
     /// Judge by the share of the source each game plays (in millionths), planned and not
     /// spelt, rather than by its score.
     pub survival: bool,
+    /// The search's options (`--search`): the phrase weight, and the width from which the
+    /// games' beams revive as the solver's fresh attempts do ([`StageRunner::fresh`]).
+    pub search: SearchOptions,
 }
 
 /// What a tuning run found.
@@ -76,29 +79,22 @@ pub fn scores(
         .map(|g| {
             let p = g.problem;
             let encoder = Encoder::new(p.problem, &p.tables, table);
-            let aware = cfg.valued
-                && !table.phrases.is_empty()
-                && p.tables.spaces.iter().any(|s| !s.rotates());
+            let runner =
+                StageRunner::new(p.problem, &p.tables, &encoder, table, g.seed, &cfg.search);
+            let valuer = if cfg.valued {
+                Valuer::Words
+            } else {
+                Valuer::Off
+            };
             let total: u64 = (0..cfg.repeats.max(1))
                 .map(|r| {
-                    let pc = PlanConfig::whole_game();
-                    let shape = BeamShape::of_width(cfg.width);
-                    let valuer = aware.then(|| {
-                        PhraseValuer::new(
-                            &encoder,
-                            super::SearchOptions::default().phrase_weight,
-                            0,
-                        )
-                    });
-                    let mut scorer =
-                        LockScorer::new(&p.tables, weights, r as u64).with_valuer(valuer);
-                    let plan = plan_beam(p.problem, &p.tables, g.seed, &pc, shape, &mut scorer);
+                    let plan = runner.fresh(weights, r as u64, cfg.width, valuer);
                     if cfg.survival {
                         let source = p.problem.source_length.max(1) as u64;
                         return plan.placements.len() as u64 * 1_000_000 / source;
                     }
-                    let text = encoder.encode(&plan, cfg.mode, None);
-                    evaluate(p.problem, g.seed, &text, phrases).score
+                    let text = runner.spell(&plan, cfg.mode, None);
+                    runner.evaluate(&text, phrases).score
                 })
                 .sum();
             total / cfg.repeats.max(1) as u64
