@@ -200,6 +200,11 @@ impl Counts {
             * 1e-9
     }
 
+    /// The work seconds of operation `op` alone.
+    pub fn seconds_of(&self, op: Op) -> f64 {
+        self.0[op as usize] as f64 * WEIGHTS[op as usize] * 1e-9
+    }
+
     fn minus(&self, before: &Counts) -> Counts {
         Counts(std::array::from_fn(|i| self.0[i].wrapping_sub(before.0[i])))
     }

@@ -317,8 +317,8 @@ impl<'a> Executor<'a> {
                     // What this thread counted, operation by operation, for calibrating the work
                     // counts against the real seconds a virtual run takes.
                     let c = crate::work::counts();
-                    for (op, n) in crate::work::ALL.iter().zip(c.0) {
-                        let w = n as f64 * crate::work::WEIGHTS[*op as usize] * 1e-9;
+                    for op in crate::work::ALL {
+                        let (n, w) = (c.0[op as usize], c.seconds_of(op));
                         crate::note!("  counted {op:?}: {n} ({w:.3} work seconds)");
                     }
                 }
