@@ -134,7 +134,10 @@ fn golden_runs_on_official_problems() {
         // early on some seeds: 8,019 -> 8,098). The other cases keep main's values. Re-pinned
         // on branch i36-fit: every attempt of such a seed, not every other, now plans with
         // `survive` (`survival_every` 1): 13,156 -> 12,712 (problem 13, whose games never
-        // last its source, loses the other systems' games) and 8,098 -> 8,088.
+        // last its source, loses the other systems' games) and 8,098 -> 8,088. Re-pinned for
+        // issue 44: the survival systems plan without the phrase valuer (`survival_valuer`
+        // false; problem 11's survival attempts of its seeds whose first games die early):
+        // 8,088 -> 8,077, the other cases unchanged.
         Golden {
             label: "official_1_13_21",
             files: vec![p(1), p(13), p(21)],
@@ -146,8 +149,8 @@ fn golden_runs_on_official_problems() {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 8088,
-            hash: 0x1688_74af_c0b3_afbb,
+            total: 8077,
+            hash: 0x3f79_382e_6692_ef80,
         },
     ];
     let wrong = check("official", &cases);

@@ -167,7 +167,13 @@ impl<'a> SeedTasks<'a> {
         k: usize,
         cut: &Cut,
     ) -> Plan {
-        let valuer = if a.chars_valuer {
+        let survival = self
+            .search
+            .survival_systems
+            .contains(&self.systems[a.system].0);
+        let valuer = if survival && !self.search.survival_valuer {
+            Valuer::Off
+        } else if a.chars_valuer {
             Valuer::Chars
         } else {
             Valuer::Words
@@ -582,5 +588,71 @@ pub(super) fn unfinished() -> Report {
         spell_work: 0.0,
         plan_seconds: 0.0,
         spell_seconds: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{problem_json, unit_json};
+    use std::path::Path;
+
+    /// A survival system's attempt plans without the phrase valuer when the search says so
+    /// (`survival_valuer` false) and with it by default; the other systems' attempts keep it
+    /// either way. Each plan is the stage runner's beam with the valuer expected.
+    #[test]
+    fn survival_attempts_drop_the_valuer_when_told() {
+        // A single cell cannot rotate, so the planner values phrases here.
+        let units = [
+            unit_json(&[(0, 0)], (0, 0)),
+            unit_json(&[(0, 0), (1, 0)], (0, 0)),
+        ];
+        let json = problem_json((10, 12), &units, &[(0, 11), (3, 11), (7, 10)], 80, &[7]);
+        let p = Problem::from_json(&json, Path::new("t")).unwrap();
+        let prep = Prepared::new(&p);
+        let plans = |survival_valuer: bool| -> Vec<(bool, Plan)> {
+            let mut cfg = SolveConfig::new(Phrases::official());
+            cfg.search.survival_valuer = survival_valuer;
+            let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
+            let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, None, false);
+            let runner = tasks.stages();
+            assert!(runner.aware());
+            (0..cfg.systems.len())
+                .map(|system| {
+                    let a = Attempt {
+                        id: 3,
+                        system,
+                        width: 4,
+                        mode: Mode::Dp,
+                        base: None,
+                        screen: Screen::NONE,
+                        chars_valuer: false,
+                        revive: 0,
+                    };
+                    let plan = tasks.plan(&a, None, None, 0, &Cut::NONE);
+                    let (name, weights) = &cfg.systems[system];
+                    let survival = cfg.search.survival_systems.contains(name);
+                    let valuer = if survival && !survival_valuer {
+                        Valuer::Off
+                    } else {
+                        Valuer::Words
+                    };
+                    let expected =
+                        runner.plan(PlanConfig::whole_game(), weights, 3, 4, valuer, None);
+                    assert_eq!(plan.placements, expected.placements, "{name}");
+                    (survival, plan)
+                })
+                .collect()
+        };
+        let (with, without) = (plans(true), plans(false));
+        assert!(with.iter().any(|(survival, _)| *survival));
+        for ((survival, a), (_, b)) in with.iter().zip(&without) {
+            if *survival {
+                // The case tells the two apart: the valuer moves some lock.
+                assert_ne!(a.placements, b.placements);
+            } else {
+                assert_eq!(a.placements, b.placements);
+            }
+        }
     }
 }
