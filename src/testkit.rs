@@ -87,6 +87,20 @@ pub fn random_problem(
     )
 }
 
+/// A small random problem where games often die: a 5-9 x 8-14 board filled half-way from a
+/// random row in its lower two thirds down, 1 to 4 random units of up to 5 cells, 60 units and
+/// the one seed `seed`; `None` where the drawn problem is not valid (a unit wider than the
+/// board, say).
+pub fn random_dying_problem(rng: &mut impl Rng, seed: u32) -> Option<Problem> {
+    let (w, h) = (rng.gen_range(5..=9), rng.gen_range(8..=14));
+    let units: Vec<String> = (0..rng.gen_range(1..=4))
+        .map(|_| random_unit(rng, 5, 0.2))
+        .collect();
+    let from = rng.gen_range(h / 3..=h);
+    let json = random_problem(rng, (w, h), (from, 0.5), &units, (60, &[seed]));
+    Problem::from_json(&json, Path::new("t")).ok()
+}
+
 /// The problem of [`problem_json`] with source length 5 and seed 0, parsed: a `w` x `h` board
 /// with `units` (JSON text, several separated by commas) and the `filled` cells.
 pub fn problem(w: i64, h: i64, units: &str, filled: &[(i64, i64)]) -> Problem {

@@ -435,7 +435,7 @@ mod tests {
     use crate::engine::Problem;
     use crate::eval::{LockScorer, Weights};
     use crate::plan::plan_greedy;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
     use std::path::Path;
 
@@ -502,17 +502,10 @@ mod tests {
     /// plays its whole source unchanged to the lock. Every game replays as planned.
     #[test]
     fn revived_beams_play_at_least_as_long_and_leave_whole_games_alone() {
-        use crate::testkit::{random_problem, random_unit};
         let mut rng = Pcg64Mcg::seed_from_u64(36);
         let (mut died, mut longer, mut whole) = (0, 0, 0);
         for case in 0..240u32 {
-            let (w, h) = (rng.gen_range(5..=9), rng.gen_range(8..=14));
-            let units: Vec<String> = (0..rng.gen_range(1..=4))
-                .map(|_| random_unit(&mut rng, 5, 0.2))
-                .collect();
-            let from = rng.gen_range(h / 3..=h);
-            let json = random_problem(&mut rng, (w, h), (from, 0.5), &units, (60, &[case]));
-            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+            let Some(p) = crate::testkit::random_dying_problem(&mut rng, case) else {
                 continue;
             };
             let t = Tables::new(&p);

@@ -152,10 +152,9 @@ impl<'a> StageRunner<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{random_problem, random_unit};
-    use rand::{Rng, SeedableRng};
+    use crate::testkit::random_dying_problem;
+    use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
-    use std::path::Path;
 
     /// A fresh game follows the search's `revive_width`: below it the beam never rewinds, from
     /// it on the game plays at least as many units, and more on some boards where games die;
@@ -168,13 +167,7 @@ mod tests {
         let table = PhraseTable::new(&phrases);
         let weights = Weights::system("survive").unwrap();
         for case in 0..80u32 {
-            let (w, h) = (rng.gen_range(5..=9), rng.gen_range(8..=14));
-            let units: Vec<String> = (0..rng.gen_range(1..=4))
-                .map(|_| random_unit(&mut rng, 5, 0.2))
-                .collect();
-            let from = rng.gen_range(h / 3..=h);
-            let json = random_problem(&mut rng, (w, h), (from, 0.5), &units, (60, &[case]));
-            let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+            let Some(p) = random_dying_problem(&mut rng, case) else {
                 continue;
             };
             let tables = Tables::new(&p);
