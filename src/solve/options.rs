@@ -162,10 +162,9 @@ pub struct SearchOptions {
     /// random survival problems, but more where no game is ever whole: docs/tuning.md).
     pub survival_every: u32,
     /// Whether the survival systems plan with the phrase valuer where the other systems do
-    /// (false by default). A survival attempt's game is worth its length first: the valuer
-    /// took about a quarter of a survival beam's time, and without it the solver scored 7 %
-    /// more on a held-out survival set at 1 s and at 10 s (docs/tuning.md); the encoders
-    /// still spell the phrases.
+    /// (false by default). A survival attempt's game is worth its length first, and the
+    /// valuer is a large share of a survival beam's time; the encoders still spell the
+    /// phrases (the figures: docs/tuning.md).
     pub survival_valuer: bool,
 }
 

@@ -598,8 +598,8 @@ mod tests {
     use std::path::Path;
 
     /// A survival system's attempt plans without the phrase valuer when the search says so
-    /// (`survival_valuer` false) and with it by default; the other systems' attempts keep it
-    /// either way. Each plan is the stage runner's beam with the valuer expected.
+    /// (`survival_valuer` false, the default) and with it otherwise; the other systems'
+    /// attempts keep it either way. Each plan is the stage runner's beam with the valuer expected.
     #[test]
     fn survival_attempts_drop_the_valuer_when_told() {
         // A single cell cannot rotate, so the planner values phrases here.
