@@ -70,6 +70,7 @@ pub use widening::{rank_systems, widens};
 
 use super::budget::Preset;
 use super::options::SearchOptions;
+use super::stage::Valuer;
 use crate::encode::Mode;
 use seed::{Ctx, Phase, SeedState};
 
@@ -144,8 +145,11 @@ pub struct Attempt {
     /// The game re-planned and the cut: the units before it are kept with their text.
     pub base: Option<(GameId, usize)>,
     pub screen: Screen,
-    /// Plan with the character-level phrase valuer (see [`crate::eval::forward`]).
-    pub chars_valuer: bool,
+    /// How its beam values the phrases ([`Valuer`]): by characters once a game is whole (see
+    /// [`crate::eval::forward`]), by words before; not at all for a survival system's attempt
+    /// unless [`SearchOptions::survival_valuer`] says so. The policy decides it with the system,
+    /// which it knows for a survival system by its place in the list.
+    pub valuer: Valuer,
     /// Where every partial game of its beam dies at once, go back and search the units before
     /// again ([`crate::plan::PlanConfig::revive_budget`]), expanding at most this many partial
     /// games in all: the wide fresh attempts of the seeds whose best game dies early. 0: never.

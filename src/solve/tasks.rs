@@ -167,17 +167,7 @@ impl<'a> SeedTasks<'a> {
         k: usize,
         cut: &Cut,
     ) -> Plan {
-        let survival = self
-            .search
-            .survival_systems
-            .contains(&self.systems[a.system].0);
-        let valuer = if survival && !self.search.survival_valuer {
-            Valuer::Off
-        } else if a.chars_valuer {
-            Valuer::Chars
-        } else {
-            Valuer::Words
-        };
+        let valuer = a.valuer;
         let prefix = match (base, a.base) {
             (Some(b), Some((_, cut))) => {
                 b.plan.placements[..cut.min(b.plan.placements.len())].to_vec()
@@ -204,7 +194,7 @@ impl<'a> SeedTasks<'a> {
 
     /// The attempt's name in tags and logs: its system, and whether it valued phrases by words.
     fn name(&self, a: &Attempt) -> String {
-        let words = if self.stages().aware() && !a.chars_valuer {
+        let words = if self.stages().aware() && a.valuer == Valuer::Words {
             "/words"
         } else {
             ""
@@ -328,7 +318,7 @@ impl<'a> SeedTasks<'a> {
             mode: Mode::Plain,
             base: None,
             screen: Screen::NONE,
-            chars_valuer: true,
+            valuer: Valuer::Chars,
             revive: 0,
         };
         let (report, game) = self.attempt(&a, None, cut);
@@ -597,11 +587,11 @@ mod tests {
     use crate::testkit::{problem_json, unit_json};
     use std::path::Path;
 
-    /// A survival system's attempt plans without the phrase valuer when the search says so
-    /// (`survival_valuer` false, the default) and with it otherwise; the other systems'
-    /// attempts keep it either way. Each plan is the stage runner's beam with the valuer expected.
+    /// An attempt plans with the valuer the policy gave it: each plan is the stage runner's beam
+    /// with that valuer, whatever the system (a survival system's included), and the valuers
+    /// give different plans here, so the attempt's field is what decides.
     #[test]
-    fn survival_attempts_drop_the_valuer_when_told() {
+    fn an_attempt_plans_with_the_valuer_it_carries() {
         // A single cell cannot rotate, so the planner values phrases here.
         let units = [
             unit_json(&[(0, 0)], (0, 0)),
@@ -610,15 +600,15 @@ mod tests {
         let json = problem_json((10, 12), &units, &[(0, 11), (3, 11), (7, 10)], 80, &[7]);
         let p = Problem::from_json(&json, Path::new("t")).unwrap();
         let prep = Prepared::new(&p);
-        let plans = |survival_valuer: bool| -> Vec<(bool, Plan)> {
-            let mut cfg = SolveConfig::new(Phrases::official());
-            cfg.search.survival_valuer = survival_valuer;
-            let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
-            let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, None, false);
-            let runner = tasks.stages();
-            assert!(runner.aware());
-            (0..cfg.systems.len())
-                .map(|system| {
+        let cfg = SolveConfig::new(Phrases::official());
+        let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
+        let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, None, false);
+        let runner = tasks.stages();
+        assert!(runner.aware());
+        for (system, (name, weights)) in cfg.systems.iter().enumerate() {
+            let plans: Vec<Plan> = [Valuer::Off, Valuer::Words, Valuer::Chars]
+                .into_iter()
+                .map(|valuer| {
                     let a = Attempt {
                         id: 3,
                         system,
@@ -626,33 +616,18 @@ mod tests {
                         mode: Mode::Dp,
                         base: None,
                         screen: Screen::NONE,
-                        chars_valuer: false,
+                        valuer,
                         revive: 0,
                     };
                     let plan = tasks.plan(&a, None, None, 0, &Cut::NONE);
-                    let (name, weights) = &cfg.systems[system];
-                    let survival = cfg.search.survival_systems.contains(name);
-                    let valuer = if survival && !survival_valuer {
-                        Valuer::Off
-                    } else {
-                        Valuer::Words
-                    };
                     let expected =
                         runner.plan(PlanConfig::whole_game(), weights, 3, 4, valuer, None);
-                    assert_eq!(plan.placements, expected.placements, "{name}");
-                    (survival, plan)
+                    assert_eq!(plan.placements, expected.placements, "{name} {valuer:?}");
+                    plan
                 })
-                .collect()
-        };
-        let (with, without) = (plans(true), plans(false));
-        assert!(with.iter().any(|(survival, _)| *survival));
-        for ((survival, a), (_, b)) in with.iter().zip(&without) {
-            if *survival {
-                // The case tells the two apart: the valuer moves some lock.
-                assert_ne!(a.placements, b.placements);
-            } else {
-                assert_eq!(a.placements, b.placements);
-            }
+                .collect();
+            // The case tells the valuers apart: valuing phrases moves some lock.
+            assert_ne!(plans[0].placements, plans[1].placements, "{name}");
         }
     }
 }

@@ -14,6 +14,7 @@ use super::{
 };
 use crate::encode::Mode;
 use crate::solve::budget::Preset;
+use crate::solve::stage::Valuer;
 use crate::solve::SearchOptions;
 
 mod learn;
@@ -524,7 +525,7 @@ impl SeedState {
                 },
                 base: None,
                 screen: Screen::NONE,
-                chars_valuer: false,
+                valuer: Valuer::Words,
                 revive: 0,
             })
         }));
@@ -595,7 +596,13 @@ impl SeedState {
                     mode,
                     base: base.and_then(|b| start.base(id, (b.id, b.units))),
                     screen,
-                    chars_valuer: self.games.whole(self.setup.source),
+                    valuer: if survive && !o.survival_valuer {
+                        Valuer::Off
+                    } else if self.games.whole(self.setup.source) {
+                        Valuer::Chars
+                    } else {
+                        Valuer::Words
+                    },
                     revive: if start == Start::Fresh
                         && w >= o.revive_width
                         && !self.games.whole(self.setup.source)

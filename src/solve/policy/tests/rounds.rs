@@ -166,6 +166,20 @@ fn dying_games_turn_to_the_survival_systems() {
         .iter()
         .flat_map(attempts)
         .all(|a| a.revive == 0));
+    // The survival system's attempts value no phrase (`survival_valuer` false by default); the
+    // others value them by words while the best game dies early, by characters once one is
+    // whole.
+    assert!(!o.survival_valuer);
+    for (i, s) in trace.iter().enumerate().skip(1) {
+        for a in attempts(s) {
+            let expected = match (a.system == 5, i > first_whole) {
+                (true, _) => Valuer::Off,
+                (false, false) => Valuer::Words,
+                (false, true) => Valuer::Chars,
+            };
+            assert_eq!(a.valuer, expected, "{a:?}");
+        }
+    }
     // Without survival systems, no beam narrower than 64 makes a whole game.
     let without = World {
         greedy_dies: true,
