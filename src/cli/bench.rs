@@ -142,24 +142,21 @@ pub fn run(args: Args) -> Result<()> {
     }
     let systems = args.weights.get()?;
     if args.survival {
-        let mut all = systems
+        let all = systems
             .clone()
             .unwrap_or_else(crate::eval::compiled_systems);
-        if !args.systems.is_empty() {
-            if let Some(bad) = args
-                .systems
-                .iter()
-                .find(|n| !all.iter().any(|(name, _)| name == *n))
-            {
-                return Err(crate::Error::Usage(format!(
-                    "unknown scoring system {bad:?} (known: {})",
-                    all.iter()
-                        .map(|(n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            }
-            all.retain(|(name, _)| args.systems.contains(name));
+        if let Some(bad) = args
+            .systems
+            .iter()
+            .find(|n| !all.iter().any(|(name, _)| name == *n))
+        {
+            return Err(crate::Error::Usage(format!(
+                "unknown scoring system {bad:?} (known: {})",
+                all.iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
         }
         let search = match args.search.as_slice() {
             [] => crate::solve::SearchOptions::default(),
@@ -170,10 +167,20 @@ pub fn run(args: Args) -> Result<()> {
                 ))
             }
         };
+        // Which systems are survival systems is judged on the whole set, as a run of the solver
+        // with these weights judges it, before --systems picks the rows.
+        let flags = crate::solve::survival_flags(&all, &search);
+        let picked = |name: &String| args.systems.is_empty() || args.systems.contains(name);
+        let (systems, survival): (Vec<_>, Vec<bool>) = all
+            .into_iter()
+            .zip(flags)
+            .filter(|((name, _), _)| picked(name))
+            .unzip();
         let opts = crate::cli::survival::SurvivalOptions {
             search,
             widths: args.widths.clone(),
-            systems: all,
+            systems,
+            survival,
             seeds: args.seeds,
             repeats: args.repeats,
             threads: args.threads,

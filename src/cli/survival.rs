@@ -5,8 +5,9 @@
 //!
 //! Every game is planned as the solver's fresh attempts plan while the best game dies before the
 //! source ends, through the solver's own stage runner ([`StageRunner::fresh`]) with the run's
-//! search options (`--search`): a whole game, no deadline, the word-level phrase valuer where
-//! the solver uses one (some unit cannot rotate and phrases are spelt), tie-break seeds 0, 1,
+//! search options (`--search`): a whole game, no deadline, the phrase valuer the solver's
+//! attempt of that system gets ([`Valuer::of_attempt`]: by words where the solver values
+//! phrases at all, none for a survival system by default), tie-break seeds 0, 1,
 //! ..., and from the search's `revive_width` on (16 by default) a beam that revives where all
 //! its partial games die. So the table is a function of its inputs, the same on any machine.
 
@@ -26,6 +27,10 @@ pub struct SurvivalOptions {
     pub widths: Vec<usize>,
     /// The scoring systems (name and weights), one row each per seed.
     pub systems: Vec<(String, Weights)>,
+    /// Per system, whether the solver runs it as a survival system
+    /// ([`crate::solve::survival_flags`]): its games then plan with the valuer such a system's
+    /// attempts get ([`Valuer::of_attempt`]).
+    pub survival: Vec<bool>,
     /// At most this many seeds per problem (its first ones).
     pub seeds: usize,
     /// Games per cell, with tie-break seeds 0, 1, ...: the cell shows their mean share (the
@@ -80,7 +85,9 @@ pub fn shares(
             let (s, y, w, r) = jobs[j];
             let runner =
                 StageRunner::new(problem, &tables, &encoder, &table, seeds[s], &opts.search);
-            let plan = runner.fresh(&opts.systems[y].1, r, opts.widths[w], Valuer::Words);
+            // The valuer of a fresh attempt while the best game dies early (no game is whole).
+            let valuer = Valuer::of_attempt(opts.survival[y], false, &opts.search);
+            let plan = runner.fresh(&opts.systems[y].1, r, opts.widths[w], valuer);
             // The first tie-break's game is the one written.
             let text = (opts.out.is_some() && r == 0)
                 .then(|| crate::encode::plain(problem, &tables, &plan));
@@ -210,6 +217,7 @@ mod tests {
                 ("low".into(), Weights::system("low").unwrap()),
                 ("fill".into(), Weights::system("fill").unwrap()),
             ],
+            survival: vec![false, false],
             seeds: 1,
             repeats: 2,
             threads: Some(1),
@@ -232,5 +240,63 @@ mod tests {
         assert_eq!(p.units[0].spawn().x, 2, "the filled cell is the spawn");
         let t = share(shares(&p, &Phrases::official(), &opts));
         assert_eq!(t, vec![vec![vec![0.0, 0.0]; 2]]);
+    }
+
+    /// Each system's games plan with the valuer the solver's attempts of it get: a survival
+    /// system's without phrases by default, with them when the search says so (regression: the
+    /// table valued phrases for every system after the solver stopped doing so for `survive`).
+    #[test]
+    fn each_system_plans_with_the_solvers_valuer() {
+        use crate::testkit::{problem_json, unit_json};
+        // A single cell cannot rotate, so phrases are valued here.
+        let units = [
+            unit_json(&[(0, 0)], (0, 0)),
+            unit_json(&[(0, 0), (1, 0)], (0, 0)),
+        ];
+        let json = problem_json((10, 12), &units, &[(0, 11), (3, 11), (7, 10)], 80, &[7]);
+        let p = Problem::from_json(&json, Path::new("t")).unwrap();
+        let systems = crate::eval::compiled_systems();
+        let phrases = Phrases::official();
+        let (tables, table) = (Tables::new(&p), PhraseTable::new(&phrases));
+        let encoder = Encoder::new(&p, &tables, &table);
+        let mut plans_differ = false;
+        for survival_valuer in [false, true] {
+            let search = SearchOptions {
+                survival_valuer,
+                ..SearchOptions::default()
+            };
+            let survival = crate::solve::survival_flags(&systems, &search);
+            assert!(survival.iter().any(|&s| s) && !survival.iter().all(|&s| s));
+            let opts = SurvivalOptions {
+                widths: vec![4],
+                systems: systems.clone(),
+                survival: survival.clone(),
+                seeds: 1,
+                repeats: 1,
+                threads: Some(1),
+                out: Some("unused.json".into()),
+                search: search.clone(),
+            };
+            let games = shares(&p, &phrases, &opts);
+            let runner = StageRunner::new(&p, &tables, &encoder, &table, 7, &search);
+            for (y, (name, weights)) in systems.iter().enumerate() {
+                let valuer = match (survival[y], survival_valuer) {
+                    (true, false) => Valuer::Off,
+                    _ => Valuer::Words,
+                };
+                let plan = runner.fresh(weights, 0, 4, valuer);
+                let text = crate::encode::plain(&p, &tables, &plan);
+                assert_eq!(
+                    games[0][y][0].text.as_deref(),
+                    Some(text.as_str()),
+                    "{name}"
+                );
+                if survival[y] {
+                    let other = runner.fresh(weights, 0, 4, Valuer::Words);
+                    plans_differ |= other.placements != plan.placements;
+                }
+            }
+        }
+        assert!(plans_differ, "the case tells the valuers apart");
     }
 }

@@ -26,7 +26,8 @@ mod types;
 pub use budget::{Budget, STEP_BYTES};
 pub use options::SearchOptions;
 pub use types::{
-    Prepared, ProblemResult, Progress, SeedResult, Silent, SolveConfig, DEFAULT_MEMORY,
+    survival_flags, Prepared, ProblemResult, Progress, SeedResult, Silent, SolveConfig,
+    DEFAULT_MEMORY,
 };
 
 use crate::engine::problem_score;

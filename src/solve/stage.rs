@@ -28,6 +28,22 @@ pub enum Valuer {
     Chars,
 }
 
+impl Valuer {
+    /// The valuer of an attempt: one of a survival system (which the policy runs while the
+    /// seed's best game dies early) values no phrase unless [`SearchOptions::survival_valuer`]
+    /// says so; the others value phrases by words until a game is `whole`, by characters
+    /// after. The policy's rounds and the survival table decide by this alone.
+    pub fn of_attempt(survival: bool, whole: bool, o: &SearchOptions) -> Valuer {
+        if survival && !o.survival_valuer {
+            Valuer::Off
+        } else if whole {
+            Valuer::Chars
+        } else {
+            Valuer::Words
+        }
+    }
+}
+
 /// One seed of one problem, with what its stages need.
 pub struct StageRunner<'a> {
     pub problem: &'a Problem,

@@ -104,17 +104,25 @@ impl SolveConfig {
     /// How many of the systems, at the end of the list, are survival systems (none when every
     /// system is one: the policy then cycles through them as through any).
     pub fn survival_systems(&self) -> usize {
-        let survival = &self.search.survival_systems;
-        let n = self
-            .systems
-            .iter()
-            .filter(|(name, _)| survival.iter().any(|s| s == name))
-            .count();
-        if n == self.systems.len() {
-            0
-        } else {
-            n
-        }
+        survival_flags(&self.systems, &self.search)
+            .into_iter()
+            .filter(|&s| s)
+            .count()
+    }
+}
+
+/// Per system of `systems`, whether the policy runs it as a survival system: one that
+/// [`SearchOptions::survival_systems`] names, unless every system is one (the policy then
+/// cycles through them as through any).
+pub fn survival_flags(systems: &[(String, Weights)], search: &SearchOptions) -> Vec<bool> {
+    let flags: Vec<bool> = systems
+        .iter()
+        .map(|(name, _)| search.survival_systems.iter().any(|s| s == name))
+        .collect();
+    if flags.iter().all(|&s| s) {
+        vec![false; flags.len()]
+    } else {
+        flags
     }
 }
 

@@ -596,13 +596,7 @@ impl SeedState {
                     mode,
                     base: base.and_then(|b| start.base(id, (b.id, b.units))),
                     screen,
-                    valuer: if survive && !o.survival_valuer {
-                        Valuer::Off
-                    } else if self.games.whole(self.setup.source) {
-                        Valuer::Chars
-                    } else {
-                        Valuer::Words
-                    },
+                    valuer: Valuer::of_attempt(survive, self.games.whole(self.setup.source), o),
                     revive: if start == Start::Fresh
                         && w >= o.revive_width
                         && !self.games.whole(self.setup.source)
