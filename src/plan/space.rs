@@ -106,6 +106,45 @@ pub struct UnitSpace {
     clear: Clear,
 }
 
+/// Where a reach reads its free map: a whole map ([`Whole`]), or one worked out row by row as
+/// the reach goes down ([`Lazy`]).
+trait FreeRows {
+    /// Makes the map's rows ready down to pivot row `y` (every orientation's).
+    fn ready(&mut self, space: &UnitSpace, y: i64);
+    /// The map, ready down to the last row asked for.
+    fn map(&self) -> &[u64];
+}
+
+/// A free map worked out whole beforehand.
+struct Whole<'a>(&'a [u64]);
+
+impl FreeRows for Whole<'_> {
+    fn ready(&mut self, _: &UnitSpace, _: i64) {}
+    fn map(&self) -> &[u64] {
+        self.0
+    }
+}
+
+/// A free map on `board` (first filled row `top`) worked out down to pivot row `done - 1`.
+struct Lazy<'a> {
+    board: &'a Board,
+    top: i64,
+    done: i64,
+    free: &'a mut Vec<u64>,
+}
+
+impl FreeRows for Lazy<'_> {
+    fn ready(&mut self, space: &UnitSpace, y: i64) {
+        if y >= self.done {
+            space.free_rows(self.board, self.top, self.free, self.done..y + 1);
+            self.done = y + 1;
+        }
+    }
+    fn map(&self) -> &[u64] {
+        self.free
+    }
+}
+
 /// Buffers for [`UnitSpace::reach`], kept between calls so that move generation allocates
 /// nothing.
 #[derive(Debug, Default)]
@@ -257,11 +296,18 @@ impl UnitSpace {
     /// orientation: the rows above it are clear (`y_end` when none differs; the first row of any
     /// orientation while the space is being built).
     pub fn clear_until(&self, free: &[u64]) -> i64 {
+        self.clear_until_in(&mut Whole(free))
+    }
+
+    /// [`UnitSpace::clear_until`] on a free map whose rows `src` works out as they are read.
+    fn clear_until_in<S: FreeRows>(&self, src: &mut S) -> i64 {
         let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
         if self.clear.rows.is_empty() {
             return first;
         }
         for y in first..self.y_end {
+            src.ready(self, y);
+            let free = src.map();
             let parity = y.rem_euclid(2) as usize;
             for o in 0..self.k {
                 if let Some((b, n)) = self.row(o, y) {
@@ -392,17 +438,30 @@ impl UnitSpace {
     pub fn free_map(&self, board: &Board, free: &mut Vec<u64>) {
         free.clear();
         free.resize(self.row_words, 0);
-        // Rows whose cells all lie above the stack are those of an empty board.
-        let top = if self.clear.rows.is_empty() {
+        self.free_rows(board, self.clear_top(board), free, i64::MIN..i64::MAX);
+    }
+
+    /// The first row of `board` with a filled cell, below which the free map must be worked
+    /// out (0 while the space is being built, which has no empty board's rows to copy yet).
+    fn clear_top(&self, board: &Board) -> i64 {
+        if self.clear.rows.is_empty() {
             0
         } else {
             (0..board.height())
                 .find(|&y| board.row_count(y) > 0)
                 .unwrap_or(board.height()) as i64
-        };
+        }
+    }
+
+    /// Works out the rows of the free map `free` on `board`, whose first filled row is `top`,
+    /// for the pivot rows `ys` of every orientation.
+    fn free_rows(&self, board: &Board, top: i64, free: &mut [u64], ys: std::ops::Range<i64>) {
         for (o, r) in self.orients.iter().enumerate() {
-            for yi in 0..r.ny {
+            let lo = (ys.start.max(r.y_lo) - r.y_lo) as usize;
+            let hi = (ys.end.min(r.y_lo + r.ny as i64) - r.y_lo).max(0) as usize;
+            for yi in lo..hi {
                 let y = r.y_lo + yi as i64;
+                // Rows whose cells all lie above the stack are those of an empty board.
                 let row = &mut free[r.row_base + yi * r.nw..r.row_base + (yi + 1) * r.nw];
                 if y + r.max_dy < top {
                     row.copy_from_slice(&self.clear.rows[o][y.rem_euclid(2) as usize]);
@@ -439,14 +498,49 @@ impl UnitSpace {
     /// Fills `reach` with the states reachable from the spawn (no-repeat paths exist to all of
     /// them). Returns false, with `reach` empty, when the spawn itself is not free.
     pub fn reach(&self, free: &[u64], reach: &mut Vec<u64>, bufs: &mut ReachBufs) -> bool {
+        self.reach_in(&mut Whole(free), reach, bufs)
+    }
+
+    /// [`UnitSpace::free_map`] then [`UnitSpace::reach`] at once, the free map's rows worked
+    /// out only down to the row below the last one the reach gets to; the rows past it are left
+    /// zero, as nothing reads them. A probe of the stack evaluation
+    /// ([`super::stackmap::reached`]) on a board whose stack the unit cannot get through works
+    /// out a few rows instead of all of them. The reach is theirs, to the bit (the test
+    /// `the_lazy_reach_is_the_eager_one` compares them on random boards).
+    pub fn reach_on(
+        &self,
+        board: &Board,
+        free: &mut Vec<u64>,
+        reach: &mut Vec<u64>,
+        bufs: &mut ReachBufs,
+    ) -> bool {
+        free.clear();
+        free.resize(self.row_words, 0);
+        let mut src = Lazy {
+            board,
+            top: self.clear_top(board),
+            done: i64::MIN,
+            free,
+        };
+        self.reach_in(&mut src, reach, bufs)
+    }
+
+    /// [`UnitSpace::reach`] on a free map whose rows `src` works out as they are read.
+    fn reach_in<S: FreeRows>(
+        &self,
+        src: &mut S,
+        reach: &mut Vec<u64>,
+        bufs: &mut ReachBufs,
+    ) -> bool {
         reach.clear();
         reach.resize(self.row_words, 0);
         let s0 = self.spawn_state();
-        if !self.is_free(free, s0) {
+        src.ready(self, s0.y);
+        if !self.is_free(src.map(), s0) {
             return false;
         }
         let mut y = s0.y;
-        let clear = self.clear_until(free);
+        let clear = self.clear_until_in(src);
         if clear > s0.y + 1 {
             // The rows above the stack are the empty board's: from the last of them on, the
             // rows are worked out (that row flooded again, which adds nothing).
@@ -465,6 +559,9 @@ impl UnitSpace {
         row.resize(layout.len, 0);
         allowed.resize(layout.len, 0);
         while y < self.y_end {
+            // The rows this one reads: its own and the one below.
+            src.ready(self, y + 1);
+            let free = src.map();
             // Close the row under E/W moves and rotations.
             layout.load(self, reach, y, row);
             layout.load(self, free, y, allowed);

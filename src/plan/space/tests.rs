@@ -203,3 +203,52 @@ fn the_rows_above_the_stack_are_the_empty_boards() {
         "only {cached_rows} rows above the stacks"
     );
 }
+
+/// The probes' lazy reach ([`UnitSpace::reach_on`]) is the eager one's ([`UnitSpace::free_map`]
+/// then [`UnitSpace::reach`]), to the bit, on random boards and units: stacks of random height
+/// and density, a band of filled rows with a few gaps across the middle (a shelf the unit may
+/// not get through), the spawn filled at times, boards one to three words wide, and the space
+/// without its empty board's rows. And the laziness is not idle: in many cases rows of the map
+/// are left unworked.
+#[test]
+fn the_lazy_reach_is_the_eager_one() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(44);
+    let (mut cases, mut lazier) = (0, 0);
+    while cases < 3000 {
+        let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
+        let units = [crate::testkit::random_unit(&mut rng, 6, 0.3)];
+        let from = rng.gen_range(0..=h);
+        let fill = [0.0, 0.3, 0.8, 1.0][rng.gen_range(0..4)];
+        let json =
+            crate::testkit::random_problem(&mut rng, (w, h), (from, fill), &units, (5, &[0]));
+        let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+            continue;
+        };
+        cases += 1;
+        let mut board = p.board.clone();
+        if rng.gen_bool(0.4) {
+            // A shelf: rows filled but for a few gaps, somewhere below the top.
+            let (y0, rows) = (rng.gen_range(0..h), rng.gen_range(1..=3));
+            for y in y0..(y0 + rows).min(h) {
+                for x in 0..w {
+                    if !rng.gen_bool(0.1) {
+                        board.fill(x, y);
+                    }
+                }
+            }
+        }
+        let fast = UnitSpace::new(&p.units[0], p.width, p.height);
+        for space in [&fast, &fast.uncached()] {
+            let mut bufs = ReachBufs::default();
+            let (mut free, mut reach) = (vec![], vec![]);
+            space.free_map(&board, &mut free);
+            let want = space.reach(&free, &mut reach, &mut bufs);
+            let (mut lazy_free, mut lazy_reach) = (vec![1], vec![1]);
+            let got = space.reach_on(&board, &mut lazy_free, &mut lazy_reach, &mut bufs);
+            assert_eq!((got, &lazy_reach), (want, &reach), "case {cases}: {json}");
+            lazier += usize::from(lazy_free != free);
+        }
+    }
+    assert!(lazier > 500, "only {lazier} lazy maps left rows unworked");
+}
