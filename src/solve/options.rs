@@ -166,6 +166,13 @@ pub struct SearchOptions {
     /// valuer is a large share of a survival beam's time; the encoders still spell the
     /// phrases (the figures: docs/tuning.md).
     pub survival_valuer: bool,
+    /// While a seed's best game ends before its source does, each width's round of fresh games
+    /// is followed by a round of re-plans of the best game from cuts anywhere in it, at that
+    /// width, before the beams widen (on a clock; a run by attempts widens at once). A dying
+    /// game's re-plan from an early cut keeps the units before it and often lives much longer,
+    /// where a wider fresh beam costs several times more and may die as early (problem 18:
+    /// docs/tuning.md).
+    pub dying_cuts: bool,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

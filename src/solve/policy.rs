@@ -46,7 +46,10 @@
 //!   more than planning an attempt makes several plans and spells the best predicted, and none
 //!   when even that one falls clearly short of the best game.
 //! - **Neighbourhoods**: once the beams grow no wider, every other round re-plans the best game
-//!   from a cut (the units before it kept with their text).
+//!   from a cut (the units before it kept with their text). While the best game ends before the
+//!   source does, each width's round of fresh games is followed by one such round at its width
+//!   before the beams widen ([`SearchOptions::dying_cuts`]): a dying game re-planned from an
+//!   early cut often lives far longer.
 //! - **Polish**: the character encoder spells a game better than the DP encoder but costs tens
 //!   of times more; the best games not yet polished are polished once the beams grow no wider,
 //!   or earlier when a polish promises more points per work second than the last widening gave

@@ -143,6 +143,20 @@ fn random_boards_reach_and_paths_agree_with_the_engine() {
     }
 }
 
+/// A random board of one to three words' width with a stack of random height and density (empty
+/// or full at times) and one random unit of up to 6 cells, pivot on or off its cells, with its
+/// JSON; `None` where the draw makes no valid problem.
+fn random_stack(rng: &mut rand::rngs::StdRng) -> Option<(Problem, String)> {
+    use rand::Rng;
+    let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
+    let units = [crate::testkit::random_unit(rng, 6, 0.3)];
+    let from = rng.gen_range(0..=h);
+    let fill = [0.0, 0.3, 0.8, 1.0][rng.gen_range(0..4)];
+    let json = crate::testkit::random_problem(rng, (w, h), (from, fill), &units, (5, &[0]));
+    let p = Problem::from_json(&json, Path::new("t")).ok()?;
+    Some((p, json))
+}
+
 /// Above a board's stack, move generation takes the empty board's free states, reachable
 /// states and locks: on random boards (stacks of random height and density, the board empty
 /// or full at times, boards one to three words wide) and random units (pivots on and off
@@ -150,17 +164,11 @@ fn random_boards_reach_and_paths_agree_with_the_engine() {
 /// order, with their commands) are those found row by row.
 #[test]
 fn the_rows_above_the_stack_are_the_empty_boards() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand::rngs::StdRng::seed_from_u64(30);
     let (mut cases, mut cached_rows) = (0, 0);
     while cases < 3000 {
-        let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
-        let units = [crate::testkit::random_unit(&mut rng, 6, 0.3)];
-        let from = rng.gen_range(0..=h);
-        let fill = [0.0, 0.3, 0.8, 1.0][rng.gen_range(0..4)];
-        let json =
-            crate::testkit::random_problem(&mut rng, (w, h), (from, fill), &units, (5, &[0]));
-        let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+        let Some((p, json)) = random_stack(&mut rng) else {
             continue;
         };
         cases += 1;
@@ -216,16 +224,11 @@ fn the_lazy_reach_is_the_eager_one() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(44);
     let (mut cases, mut lazier) = (0, 0);
     while cases < 3000 {
-        let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
-        let units = [crate::testkit::random_unit(&mut rng, 6, 0.3)];
-        let from = rng.gen_range(0..=h);
-        let fill = [0.0, 0.3, 0.8, 1.0][rng.gen_range(0..4)];
-        let json =
-            crate::testkit::random_problem(&mut rng, (w, h), (from, fill), &units, (5, &[0]));
-        let Ok(p) = Problem::from_json(&json, Path::new("t")) else {
+        let Some((p, json)) = random_stack(&mut rng) else {
             continue;
         };
         cases += 1;
+        let (w, h) = (p.width, p.height);
         let mut board = p.board.clone();
         if rng.gen_bool(0.4) {
             // A shelf: rows filled but for a few gaps, somewhere below the top.

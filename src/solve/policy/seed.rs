@@ -243,6 +243,9 @@ struct Outlook {
     next: usize,
     /// The beams grow no wider (or the attempts are used up).
     stuck: bool,
+    /// The next round re-plans the best game, which dies early, from cuts at the width of the
+    /// round of fresh games before it ([`SearchOptions::dying_cuts`]).
+    repair: bool,
     whole: bool,
     /// The attempts are used up.
     spent_all: bool,
@@ -381,7 +384,7 @@ impl SeedState {
                     return Verdict::Stop;
                 };
                 let w = &self.widening;
-                let renew = look.stuck && (w.stuck_rounds + 1).is_multiple_of(2);
+                let renew = look.repair || look.stuck && (w.stuck_rounds + 1).is_multiple_of(2);
                 let n = lanes.min(self.attempts_left(preset) as usize);
                 let start = if renew { Start::Cuts } else { Start::Fresh };
                 Verdict::Round(self.round_of(o, look.next, n, start))
@@ -435,15 +438,24 @@ impl SeedState {
         let whole = self.games.whole(self.setup.source);
         let wider = (w.width * o.growth).min(self.width_cap(preset));
         let cheap = m.cost(wider, rate).total() <= o.dear_share * self.rate.spent;
-        let next =
-            if preset.widen_always || widens(w.widen_rate, whole, cheap, w.at_width, o.patience) {
-                wider
-            } else {
-                w.width
-            };
+        let repair = o.dying_cuts
+            && !whole
+            && !preset.widen_always
+            && w.width > 1
+            && w.at_width == 1
+            && !spent_all;
+        let next = if repair {
+            w.width
+        } else if preset.widen_always || widens(w.widen_rate, whole, cheap, w.at_width, o.patience)
+        {
+            wider
+        } else {
+            w.width
+        };
         Some(Outlook {
             next,
-            stuck: spent_all || next <= w.width,
+            stuck: spent_all || (next <= w.width && !repair),
+            repair,
             whole,
             spent_all,
         })

@@ -191,6 +191,60 @@ fn dying_games_turn_to_the_survival_systems() {
 }
 
 /// The width of a round's fresh attempts (0 for none).
+/// While the best game dies early, each width's round of fresh games is followed by a round of
+/// re-plans of the best game from cuts at that width, and only then do the beams widen
+/// ([`SearchOptions::dying_cuts`]); a run by attempts widens at once, as before.
+#[test]
+fn dying_games_are_repaired_at_each_width_before_the_beams_widen() {
+    assert!(SearchOptions::default().dying_cuts);
+    let world = World {
+        survival: 1,
+        greedy_dies: true,
+        ..survival_like()
+    };
+    let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(30.0), None, 1.0);
+    let beam = |s: &&Step| {
+        s.kind != RoundKind::Tail
+            && !s.tasks.is_empty()
+            && s.tasks.iter().all(|t| matches!(t, Task::Attempt(_)))
+    };
+    let width = |s: &Step| match &s.tasks[0] {
+        Task::Attempt(a) => a.width,
+        _ => unreachable!(),
+    };
+    // The survival system's fresh games are whole from width 16 on (64 / 4).
+    let first_whole = trace
+        .iter()
+        .position(|s| fresh_width(s) >= 16)
+        .expect("a fresh round wide enough to survive");
+    let rounds: Vec<(RoundKind, usize)> = trace[..first_whole]
+        .iter()
+        .filter(beam)
+        .map(|s| (s.kind, width(s)))
+        .collect();
+    assert!(rounds.len() >= 2, "{rounds:?}");
+    for (i, pair) in rounds.chunks(2).enumerate() {
+        assert_eq!(pair[0].0, RoundKind::Fresh, "{rounds:?}");
+        if let Some(&(kind, w)) = pair.get(1) {
+            assert_eq!((kind, w), (RoundKind::Cuts, pair[0].1), "{rounds:?}");
+        }
+        if i > 0 {
+            assert!(pair[0].1 > rounds[2 * i - 1].1, "{rounds:?}");
+        }
+    }
+    // By attempts, the beams widen after the first round of fresh games at once.
+    let (trace, _) = simulate(&[world], 2, None, Some(12), 1.0);
+    let rounds: Vec<(RoundKind, usize)> = trace
+        .iter()
+        .filter(beam)
+        .map(|s| (s.kind, width(s)))
+        .take(2)
+        .collect();
+    assert_eq!(rounds.len(), 2);
+    assert!(rounds.iter().all(|r| r.0 == RoundKind::Fresh), "{rounds:?}");
+    assert!(rounds[1].1 > rounds[0].1, "{rounds:?}");
+}
+
 fn fresh_width(s: &Step) -> usize {
     s.tasks
         .iter()
