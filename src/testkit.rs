@@ -87,6 +87,19 @@ pub fn random_problem(
     )
 }
 
+/// A 10 x 12 board with three filled cells at the bottom, a single cell and a domino, 80 units
+/// and the one seed 7: the single cell cannot rotate, so the planner values phrases there, and
+/// its beams plan otherwise with the valuer than without.
+pub fn phrase_valued_problem() -> Problem {
+    // A single cell cannot rotate, so the planner values phrases here.
+    let units = [
+        unit_json(&[(0, 0)], (0, 0)),
+        unit_json(&[(0, 0), (1, 0)], (0, 0)),
+    ];
+    let json = problem_json((10, 12), &units, &[(0, 11), (3, 11), (7, 10)], 80, &[7]);
+    Problem::from_json(&json, std::path::Path::new("t")).expect("a valid problem")
+}
+
 /// A small random problem where games often die: a 5-9 x 8-14 board filled half-way from a
 /// random row in its lower two thirds down, 1 to 4 random units of up to 5 cells, 60 units and
 /// the one seed `seed`; `None` where the drawn problem is not valid (a unit wider than the

@@ -247,14 +247,7 @@ mod tests {
     /// table valued phrases for every system after the solver stopped doing so for `survive`).
     #[test]
     fn each_system_plans_with_the_solvers_valuer() {
-        use crate::testkit::{problem_json, unit_json};
-        // A single cell cannot rotate, so phrases are valued here.
-        let units = [
-            unit_json(&[(0, 0)], (0, 0)),
-            unit_json(&[(0, 0), (1, 0)], (0, 0)),
-        ];
-        let json = problem_json((10, 12), &units, &[(0, 11), (3, 11), (7, 10)], 80, &[7]);
-        let p = Problem::from_json(&json, Path::new("t")).unwrap();
+        let p = crate::testkit::phrase_valued_problem();
         let systems = crate::eval::compiled_systems();
         let phrases = Phrases::official();
         let (tables, table) = (Tables::new(&p), PhraseTable::new(&phrases));

@@ -112,8 +112,8 @@ pub(crate) fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mu
     // attempts took 1.5 times their counted work on problem 18.
     crate::work::add(crate::work::Op::ProbeRow, space.states_per_row() * below);
     crate::work::add(crate::work::Op::MapCell, space.map_cells_per_row() * below);
-    // Only the reach is counted, so the free map is worked out only as far as the reach goes:
-    // on a board whose stack a big unit cannot get through, a few rows of all.
+    // Only the number of states reached is wanted, so the free map is worked out only as far
+    // as the reach goes: on a board whose stack a big unit cannot get through, a few rows.
     if !space.reach_on(
         board,
         &mut scratch.free,

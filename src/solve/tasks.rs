@@ -584,21 +584,13 @@ pub(super) fn unfinished() -> Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testkit::{problem_json, unit_json};
-    use std::path::Path;
 
     /// An attempt plans with the valuer the policy gave it: each plan is the stage runner's beam
     /// with that valuer, whatever the system (a survival system's included), and the valuers
     /// give different plans here, so the attempt's field is what decides.
     #[test]
     fn an_attempt_plans_with_the_valuer_it_carries() {
-        // A single cell cannot rotate, so the planner values phrases here.
-        let units = [
-            unit_json(&[(0, 0)], (0, 0)),
-            unit_json(&[(0, 0), (1, 0)], (0, 0)),
-        ];
-        let json = problem_json((10, 12), &units, &[(0, 11), (3, 11), (7, 10)], 80, &[7]);
-        let p = Problem::from_json(&json, Path::new("t")).unwrap();
+        let p = crate::testkit::phrase_valued_problem();
         let prep = Prepared::new(&p);
         let cfg = SolveConfig::new(Phrases::official());
         let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
