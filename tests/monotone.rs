@@ -6,8 +6,8 @@
 //! The problems are random (tiny boards searched to the end, tall stacks that kill games early,
 //! ordinary boards), the budgets short (a few hundredths of a work second to a few tenths), so
 //! that the 200 cases run in about a minute; each case runs on two workers, as the project's
-//! machine has. The 25 official problems at 10 s against 60 s are the longer check, run
-//! by hand (`hextris solve P -t 60 --virtual` against `-t 10`; docs/changelog.md).
+//! machine has. The 25 official problems at 10 s against 60 s are the longer check, in
+//! `tests/monotone_official.rs` (ignored by default: about half an hour).
 
 use hextris::engine::{Phrases, Problem};
 use hextris::solve::{solve, Budget, Prepared, Progress, SeedResult, SolveConfig};

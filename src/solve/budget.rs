@@ -280,6 +280,12 @@ pub fn before_deadline(lefts: &[f64], left: f64) -> f64 {
     ((deadline - left).max(0.0) * 1e6).round() / 1e6
 }
 
+/// How many of a game's last `units` a tail round can re-plan and spell in the `room` seconds
+/// it may take ([`room`]), at `per_unit` seconds a unit: as many as fit, up to all of them.
+pub fn tail_units(room: f64, per_unit: f64, units: usize) -> usize {
+    ((room / per_unit.max(1e-12)).floor().max(0.0) as usize).min(units)
+}
+
 /// Whether an exhaustive search predicted to take `seconds` is wanted: it fits before the first
 /// horizon of `lefts`, where the shortest run it serves ends. A longer run must not start what
 /// a shorter one refused, or its games at the shorter one's end would differ.
@@ -355,6 +361,16 @@ pub fn stop_grace(o: &SearchOptions) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tail takes as many units as fit in its room, never more than the game has, and none
+    /// when no time is left.
+    #[test]
+    fn a_tail_takes_the_units_that_fit() {
+        assert_eq!(tail_units(1.0, 0.3, 100), 3);
+        assert_eq!(tail_units(1.0, 0.001, 100), 100);
+        assert_eq!(tail_units(-1.0, 0.3, 100), 0);
+        assert_eq!(tail_units(1.0, 0.0, 7), 7);
+    }
 
     /// A longer run's checkpoint falls where the shorter run would end, its reserve counted.
     #[test]

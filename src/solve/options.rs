@@ -34,6 +34,11 @@ pub struct SearchOptions {
     pub exhaust: ExhaustOptions,
     /// Each widening multiplies the beam width by this.
     pub growth: usize,
+    /// While a seed's best game ends before its source does, each widening multiplies the beam
+    /// width by this instead of [`SearchOptions::growth`]: a dying game wants a wider beam soon,
+    /// and a survival beam's cost grows with its width, so smaller steps reach a width that
+    /// lives inside a short budget where a step of 4 does not fit (docs/tuning.md).
+    pub dying_growth: usize,
     /// From this width on, beams go to the systems whose whole games scored best instead of
     /// cycling through them: wide beams are few and dear.
     pub wide: usize,
@@ -286,8 +291,8 @@ impl SearchOptions {
                 return Err(format!("{name} must be at least 1"));
             }
         }
-        if self.growth < 2 {
-            return Err("growth must be at least 2".into());
+        if self.growth < 2 || self.dying_growth < 2 {
+            return Err("growth and dying_growth must be at least 2".into());
         }
         let positive = [
             ("survival", self.survival),

@@ -436,7 +436,8 @@ impl SeedState {
         let spent_all = self.attempts_left(preset) == 0;
         let rate = self.games.rate(self.setup.spells);
         let whole = self.games.whole(self.setup.source);
-        let wider = (w.width * o.growth).min(self.width_cap(preset));
+        let growth = if whole { o.growth } else { o.dying_growth };
+        let wider = (w.width * growth).min(self.width_cap(preset));
         let cheap = m.cost(wider, rate).total() <= o.dear_share * self.rate.spent;
         let repair = o.dying_cuts
             && !whole

@@ -31,12 +31,10 @@ impl SeedState {
                 plan: m.costs.per_unit * w as f64 * o.plan_margin * tries as f64,
                 spell: m.spell_cost(w, tries) / units as f64,
             };
-            let fit = (left / self.seconds(per_unit, o).max(1e-12))
-                .floor()
-                .min(units as f64);
-            if fit as usize >= least {
-                let mut round = self.round_of(o, w, n, Start::Tail { span: fit as usize });
-                round.cost = per_unit.times(fit);
+            let fit = crate::solve::budget::tail_units(left, self.seconds(per_unit, o), units);
+            if fit >= least {
+                let mut round = self.round_of(o, w, n, Start::Tail { span: fit });
+                round.cost = per_unit.times(fit as f64);
                 return Some(round);
             }
             if w == 1 {
