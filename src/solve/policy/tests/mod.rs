@@ -227,7 +227,27 @@ fn simulate(
 ) -> (Vec<Step>, Vec<u64>) {
     // The command line's checkpoints (10, 30, 100 seconds), on this machine's speed.
     let checks: Vec<f64> = CHECKS.iter().map(|c| c * speed).collect();
-    simulate_with(worlds, workers, budget, attempts, speed, &checks)
+    simulate_with(
+        worlds,
+        workers,
+        budget,
+        attempts,
+        speed,
+        &checks,
+        SearchOptions::default(),
+    )
+}
+
+/// [`simulate`] on the clock with the search options `opts`.
+fn simulate_opts(
+    worlds: &[World],
+    workers: usize,
+    budget: f64,
+    speed: f64,
+    opts: SearchOptions,
+) -> (Vec<Step>, Vec<u64>) {
+    let checks: Vec<f64> = CHECKS.iter().map(|c| c * speed).collect();
+    simulate_with(worlds, workers, Some(budget), None, speed, &checks, opts)
 }
 
 /// Budgets a shorter run could have had, as the command line makes them.
@@ -241,6 +261,7 @@ fn simulate_with(
     attempts: Option<u32>,
     speed: f64,
     checks: &[f64],
+    opts: SearchOptions,
 ) -> (Vec<Step>, Vec<u64>) {
     let setups = worlds
         .iter()
@@ -257,7 +278,6 @@ fn simulate_with(
             space: f64::INFINITY,
         })
         .collect();
-    let opts = SearchOptions::default();
     let preset = match attempts {
         Some(n) => Preset::attempts(n, &opts),
         None => Preset::clock(&opts),

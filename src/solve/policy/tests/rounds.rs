@@ -245,6 +245,41 @@ fn dying_games_are_repaired_at_each_width_before_the_beams_widen() {
     assert!(rounds[1].1 > rounds[0].1, "{rounds:?}");
 }
 
+/// While the best game dies, the beams of fresh games widen by `dying_growth`; the widening
+/// steps of a seed whose games live are `growth`'s (the other tests' defaults).
+#[test]
+fn dying_games_widen_by_the_dying_growth() {
+    let world = World {
+        survival: 1,
+        greedy_dies: true,
+        ..survival_like()
+    };
+    for dying_growth in [2, 4] {
+        let o = SearchOptions {
+            dying_growth,
+            ..SearchOptions::default()
+        };
+        let (trace, _) = simulate_opts(std::slice::from_ref(&world), 2, 30.0, 1.0, o);
+        // The survival system's fresh games are whole from width 16 on (64 / 4).
+        let mut widths: Vec<usize> = Vec::new();
+        for w in trace.iter().map(fresh_width).filter(|&w| w > 0) {
+            if widths.last() != Some(&w) {
+                widths.push(w);
+            }
+            if w >= 16 {
+                break;
+            }
+        }
+        assert!(
+            widths.len() >= 2 && *widths.last().unwrap() >= 16,
+            "{widths:?}"
+        );
+        for pair in widths.windows(2) {
+            assert_eq!(pair[1], pair[0] * dying_growth, "{widths:?}");
+        }
+    }
+}
+
 fn fresh_width(s: &Step) -> usize {
     s.tasks
         .iter()
