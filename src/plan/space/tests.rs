@@ -146,6 +146,25 @@ fn random_boards_reach_and_paths_agree_with_the_engine() {
 /// A random board of one to three words' width with a stack of random height and density (empty
 /// or full at times) and one random unit of up to 6 cells, pivot on or off its cells, with its
 /// JSON; `None` where the draw makes no valid problem.
+/// Runs `check` on `n` random stacks ([`random_stack`]) drawn from `seed`, with the case's number
+/// (from 1), the problem, its JSON and the generator, for the test's own draws.
+fn each_random_stack(
+    seed: u64,
+    n: usize,
+    mut check: impl FnMut(usize, Problem, &str, &mut rand::rngs::StdRng),
+) {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut cases = 0;
+    while cases < n {
+        let Some((p, json)) = random_stack(&mut rng) else {
+            continue;
+        };
+        cases += 1;
+        check(cases, p, &json, &mut rng);
+    }
+}
+
 fn random_stack(rng: &mut rand::rngs::StdRng) -> Option<(Problem, String)> {
     use rand::Rng;
     let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
@@ -164,14 +183,8 @@ fn random_stack(rng: &mut rand::rngs::StdRng) -> Option<(Problem, String)> {
 /// order, with their commands) are those found row by row.
 #[test]
 fn the_rows_above_the_stack_are_the_empty_boards() {
-    use rand::SeedableRng;
-    let mut rng = rand::rngs::StdRng::seed_from_u64(30);
-    let (mut cases, mut cached_rows) = (0, 0);
-    while cases < 3000 {
-        let Some((p, json)) = random_stack(&mut rng) else {
-            continue;
-        };
-        cases += 1;
+    let mut cached_rows = 0;
+    each_random_stack(30, 3000, |cases, p, json, _| {
         let fast = UnitSpace::new(&p.units[0], p.width, p.height);
         let slow = fast.uncached();
         let mut bufs = ReachBufs::default();
@@ -205,7 +218,7 @@ fn the_rows_above_the_stack_are_the_empty_boards() {
             assert_eq!(got.2, want.2, "case {cases} supported {supported}: {json}");
         }
         cached_rows += fast.clear_until(&got.0).max(0) as usize;
-    }
+    });
     assert!(
         cached_rows > 10_000,
         "only {cached_rows} rows above the stacks"
@@ -220,14 +233,9 @@ fn the_rows_above_the_stack_are_the_empty_boards() {
 /// are left unworked.
 #[test]
 fn the_lazy_reach_is_the_eager_one() {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand::rngs::StdRng::seed_from_u64(44);
-    let (mut cases, mut lazier) = (0, 0);
-    while cases < 3000 {
-        let Some((p, json)) = random_stack(&mut rng) else {
-            continue;
-        };
-        cases += 1;
+    use rand::Rng;
+    let mut lazier = 0;
+    each_random_stack(44, 3000, |cases, p, json, rng| {
         let (w, h) = (p.width, p.height);
         let mut board = p.board.clone();
         if rng.gen_bool(0.4) {
@@ -252,6 +260,6 @@ fn the_lazy_reach_is_the_eager_one() {
             assert_eq!((got, &lazy_reach), (want, &reach), "case {cases}: {json}");
             lazier += usize::from(lazy_free != free);
         }
-    }
+    });
     assert!(lazier > 500, "only {lazier} lazy maps left rows unworked");
 }
