@@ -531,8 +531,14 @@ impl Policy {
                 };
                 let priority = s.setup.weight * s.expected_rate(opts);
                 let spent = s.rate.spent;
-                let better = best.as_ref().is_none_or(|(p, least, _, _)| {
-                    priority > *p || (priority == *p && spent < *least)
+                // A round for an earlier horizon (more seconds before the deadline) comes
+                // first, whatever its priority: a shorter run, whose deadline that horizon is,
+                // plays it, and a longer run must play what the shorter one does first.
+                let before = p.1.unwrap_or(0.0);
+                let better = best.as_ref().is_none_or(|(p, least, _, (_, h))| {
+                    let h = h.unwrap_or(0.0);
+                    before > h
+                        || (before == h && (priority > *p || (priority == *p && spent < *least)))
                 });
                 if better {
                     best = Some((priority, spent, i, p));

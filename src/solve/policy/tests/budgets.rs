@@ -118,3 +118,59 @@ fn rounds_take_their_horizon_as_their_deadline() {
         assert!(untimed.iter().all(|s| s.until.is_none()));
     }
 }
+
+/// Regression: with seeds of different sizes, a longer run plays every round of a shorter one,
+/// in the same order. A seed whose every round misses the first horizon proposes one for a later
+/// horizon in the longer run; that round must not go before the other seeds' rounds (their tails
+/// included) for the first horizon, which the shorter run plays (in it the first seed is
+/// finished). It may fill a worker the shorter run leaves idle.
+#[test]
+fn a_round_for_a_later_horizon_waits_for_the_earlier_ones() {
+    let sets = [
+        vec![problem_24_like(), small()],
+        vec![survival_like(), small()],
+        vec![problem_24_like(), survival_like(), small()],
+    ];
+    let strip = |s: &[Step], until: f64| -> Vec<(usize, RoundKind, Vec<Task>)> {
+        s.iter()
+            .filter(|s| s.until.is_some_and(|u| u <= until + 1e-9))
+            .map(|s| (s.seed, s.kind, s.tasks.clone()))
+            .collect()
+    };
+    let mut later = 0;
+    for worlds in &sets {
+        for short in [0.2, 0.5, 1.0, 2.0, 4.0] {
+            for long in [short * 2.0, short * 6.0] {
+                let checks = [short];
+                let run = |b: f64| {
+                    let opts = SearchOptions::default();
+                    simulate_with(worlds, 2, Some(b), None, 1.0, &checks, opts)
+                };
+                let (a, _) = run(short);
+                let (b, _) = run(long);
+                let first = strip(&b, short);
+                assert_eq!(
+                    strip(&a, short),
+                    first,
+                    "{worlds:?} at {short} s and {long} s"
+                );
+                // The rounds for the later horizon start once no round for the first is left.
+                let at = b
+                    .iter()
+                    .filter(|s| s.until.is_some_and(|u| u > short + 1e-9))
+                    .map(|s| s.at)
+                    .fold(f64::INFINITY, f64::min);
+                later += b
+                    .iter()
+                    .filter(|s| s.at >= at && s.until.is_some_and(|u| u <= short + 1e-9))
+                    .count();
+            }
+        }
+    }
+    // Some runs interleave the two horizons (a worker the shorter run leaves idle), so the
+    // test reaches the case the fault was in.
+    assert!(
+        later > 0,
+        "no run started a later round before an earlier one"
+    );
+}
