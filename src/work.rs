@@ -153,11 +153,13 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 /// Nanoseconds per operation on this project's machine, as `hextris bench DIR --calibrate`
 /// fitted them on the official problems, large boards of problem 24's units and random
 /// problems (docs/tuning.md gives the sets and the fits' errors); `ProbeRow` was set by hand
-/// from the survival beams' real time. A weight of 0 is an operation whose cost the others'
-/// counts already carry, or one counted for the calibration but not weighed yet: `MapCell` and
-/// `StackWord` (the cells of a big unit's fit map, the stack evaluation's floods), whose fitted
-/// weights brought the virtual clock nearer the real one but cost the real clock points
-/// (docs/changelog.md).
+/// from the survival beams' real time, and so were `MapCell` and `StackWord` (the cells of a
+/// big unit's fit map, the stack evaluation's floods), at 6 ns each: they bring the virtual
+/// clock near the real one where big units and stack evaluations dominate (problem 13 took 4.4
+/// real seconds per counted work second without them, 0.9 with them) and leave the real clock's
+/// scores as they were (docs/changelog.md), where the weights the calibration fitted for them
+/// cost the real clock points. A weight of 0 is an operation whose cost the others' counts
+/// already carry.
 pub const WEIGHTS: [f64; OPS] = [
     0e+00, // Gen
     0e+00, // GenWord
@@ -168,8 +170,8 @@ pub const WEIGHTS: [f64; OPS] = [
     1e+02, // ValuerWords
     3e+00, // ValuerChars
     2e+00, // ProbeRow
-    0e+00, // MapCell
-    0e+00, // StackWord
+    6e+00, // MapCell
+    6e+00, // StackWord
     6e+02, // PlainUnit
     2e+00, // PlainState
     2e+03, // GreedyUnit
