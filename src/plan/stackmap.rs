@@ -111,6 +111,9 @@ pub(crate) fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mu
     // A survival beam asks for it once per probe unit per partial game: uncounted, its
     // attempts took 1.5 times their counted work on problem 18.
     crate::work::add(crate::work::Op::ProbeRow, space.states_per_row() * below);
+    // The reach clears its maps and copies the empty board's rows above the stack, as a move
+    // generation does: on a small board this, not the rows below the stack, is most of a probe.
+    crate::work::add(crate::work::Op::GenWord, space.row_words as u64);
     crate::work::add(crate::work::Op::MapCell, space.map_cells_per_row() * below);
     // Only the number of states reached is wanted, so the free map is worked out only as far
     // as the reach goes: on a board whose stack a big unit cannot get through, a few rows.
