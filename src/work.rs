@@ -72,12 +72,16 @@ pub enum Op {
     /// unit's region, times the contexts, times the automaton's nodes).
     CharsUnit,
     CharsCell,
+    /// A node a character encoder's walk expands (its search for a path at the programme's
+    /// bound): a unit whose bound is loose takes many, and a tiny problem's spellings are
+    /// mostly these.
+    CharsNode,
     /// A character of a text scored by the engine.
     EvalChar,
 }
 
 /// How many kinds of operation are counted.
-pub const OPS: usize = 24;
+pub const OPS: usize = 25;
 
 /// The stages of the solver whose operations are counted: each operation belongs to one, and
 /// `hextris bench --calibrate` fits each stage's weights on its own timings.
@@ -121,6 +125,7 @@ pub const TABLE: [(Op, Stage); OPS] = [
     (Op::LineState, Stage::Spell),
     (Op::CharsUnit, Stage::Chars),
     (Op::CharsCell, Stage::Chars),
+    (Op::CharsNode, Stage::Chars),
     (Op::EvalChar, Stage::Evaluate),
 ];
 
@@ -180,8 +185,9 @@ pub const WEIGHTS: [f64; OPS] = [
     1.6e+01, // EncStep
     3.8e+02, // EncEscape
     1.3e+01, // LineState
-    1.8e+04, // CharsUnit
-    9.1e+00, // CharsCell
+    1.5e+04, // CharsUnit
+    8.4e+00, // CharsCell
+    1.9e+02, // CharsNode
     3.6e+01, // EvalChar
 ];
 

@@ -156,7 +156,13 @@ impl Encoder<'_> {
         };
         let mut so_far = SoFar::new(self.table.phrases.len());
         so_far.push(ct, opening.text);
-        forward.spell(first, so_far, stats)
+        let expanded = stats.expansions;
+        let text = forward.spell(first, so_far, stats);
+        crate::work::add(
+            crate::work::Op::CharsNode,
+            stats.expansions.saturating_sub(expanded) as u64,
+        );
+        text
     }
 }
 
