@@ -535,10 +535,11 @@ impl Policy {
                 // first, whatever its priority: a shorter run, whose deadline that horizon is,
                 // plays it, and a longer run must play what the shorter one does first.
                 let before = p.1.unwrap_or(0.0);
-                let better = best.as_ref().is_none_or(|(p, least, _, (_, h))| {
-                    let h = h.unwrap_or(0.0);
-                    before > h
-                        || (before == h && (priority > *p || (priority == *p && spent < *least)))
+                let better = best.as_ref().is_none_or(|(top, least, _, (_, theirs))| {
+                    let theirs = theirs.unwrap_or(0.0);
+                    before > theirs
+                        || (before == theirs
+                            && (priority > *top || (priority == *top && spent < *least)))
                 });
                 if better {
                     best = Some((priority, spent, i, p));

@@ -143,9 +143,6 @@ fn random_boards_reach_and_paths_agree_with_the_engine() {
     }
 }
 
-/// A random board of one to three words' width with a stack of random height and density (empty
-/// or full at times) and one random unit of up to 6 cells, pivot on or off its cells, with its
-/// JSON; `None` where the draw makes no valid problem.
 /// Runs `check` on `n` random stacks ([`random_stack`]) drawn from `seed`, with the case's number
 /// (from 1), the problem, its JSON and the generator, for the test's own draws.
 fn each_random_stack(
@@ -165,6 +162,9 @@ fn each_random_stack(
     }
 }
 
+/// A random board of one to three words' width with a stack of random height and density (empty
+/// or full at times) and one random unit of up to 6 cells, pivot on or off its cells, with its
+/// JSON; `None` where the draw makes no valid problem.
 fn random_stack(rng: &mut rand::rngs::StdRng) -> Option<(Problem, String)> {
     use rand::Rng;
     let (w, h) = (rng.gen_range(1..140usize), rng.gen_range(1..40usize));
