@@ -281,9 +281,21 @@ pub fn before_deadline(lefts: &[f64], left: f64) -> f64 {
 }
 
 /// How many of a game's last `units` a tail round can re-plan and spell in the `room` seconds
-/// it may take ([`room`]), at `per_unit` seconds a unit: as many as fit, up to all of them.
+/// it may take ([`room`]), at `per_unit` seconds a unit: all of them when they fit, else the
+/// largest power of two that fits. The grid is coarse on purpose: on the real clock the room
+/// follows the host's jitter, and a span that moved with every millisecond would make two runs
+/// of different budgets part at their first tail (a longer run must first play what a shorter
+/// one plays); on a grid of doublings, a few per cent of jitter moves the span only when the
+/// room lies within those few per cent of a doubling.
 pub fn tail_units(room: f64, per_unit: f64, units: usize) -> usize {
-    ((room / per_unit.max(1e-12)).floor().max(0.0) as usize).min(units)
+    let fit = (room / per_unit.max(1e-12)).floor().max(0.0);
+    if fit >= units as f64 {
+        return units;
+    }
+    if fit < 1.0 {
+        return 0;
+    }
+    1usize << (fit.log2().floor() as u32).min(usize::BITS - 1)
 }
 
 /// Whether an exhaustive search predicted to take `seconds` is wanted: it fits before the first
@@ -362,12 +374,17 @@ pub fn stop_grace(o: &SearchOptions) -> Duration {
 mod tests {
     use super::*;
 
-    /// A tail takes as many units as fit in its room, never more than the game has, and none
-    /// when no time is left.
+    /// A tail takes all the game's units when they fit, else the largest power of two that
+    /// fits in its room (so that jitter rarely moves it), and none when no unit fits.
     #[test]
     fn a_tail_takes_the_units_that_fit() {
-        assert_eq!(tail_units(1.0, 0.3, 100), 3);
-        assert_eq!(tail_units(1.0, 0.001, 100), 100);
+        assert_eq!(tail_units(1.0, 0.3, 100), 2);
+        assert_eq!(tail_units(1.0, 0.01, 100), 100);
+        assert_eq!(tail_units(1.0, 0.011, 100), 64);
+        assert_eq!(tail_units(0.99, 0.011, 100), 64);
+        assert_eq!(tail_units(0.69, 0.011, 100), 32);
+        assert_eq!(tail_units(1.0, 0.5, 100), 2);
+        assert_eq!(tail_units(1.0, 1.5, 100), 0);
         assert_eq!(tail_units(-1.0, 0.3, 100), 0);
         assert_eq!(tail_units(1.0, 0.0, 7), 7);
     }

@@ -77,10 +77,10 @@ const GOLDEN_24: [&str; 10] = [
     "seed 0 Tail: #6 s1 w16 Dp cut 5@364 t1 | #7 s2 w16 Dp cut 5@541 t1",
     "seed 0 Tail: #8 s3 w16 Dp cut 7@1025 t1 | #9 s4 w16 Dp cut 7@1202 t1",
     "seed 0 Tail: #10 s0 w16 Dp cut 9@1379 t1 | #11 s1 w16 Dp cut 9@244 t1",
-    "seed 0 Tail: #12 s2 w16 Dp cut 10@1170 t1 | #13 s3 w16 Dp cut 10@1524 t1",
-    "seed 0 Tail: #14 s4 w16 Dp cut 13@1406 t1 | #15 s0 w16 Dp cut 13@1445 t1",
-    "seed 0 Tail: #16 s1 w8 Dp cut 15@1541 t1 | #17 s2 w8 Dp cut 15@1560 t1",
-    "seed 0 Tail: #18 s3 w2 Dp cut 16@1611 t1 | #19 s4 w2 Dp cut 16@1610 t1",
+    "seed 0 Tail: #12 s2 w16 Dp cut 10@1196 t1 | #13 s3 w16 Dp cut 10@1417 t1",
+    "seed 0 Tail: #14 s4 w16 Dp cut 13@1510 t1 | #15 s0 w16 Dp cut 13@1603 t1",
+    "seed 0 Tail: #16 s1 w16 Dp cut 15@1567 t1 | #17 s2 w16 Dp cut 15@1532 t1",
+    "seed 0 Tail: #18 s3 w8 Dp cut 16@1497 t1 | #19 s4 w8 Dp cut 16@1590 t1",
 ];
 const GOLDEN_SMALL: [&str; 14] = [
     "seed 0 Fresh: quick",
