@@ -16,7 +16,8 @@ and gives the same problems as before for the same seed:
   (like problems 6 and 8), a long source, several seeds;
 - `wide`: a wider board (20 to 40) with a few filled cells, random shapes of 1 to 6 cells, some
   pivots off their shape.
-Two more families make sets of their own (`--families survival`, `--families tiny`):
+Three more families make sets of their own (`--families survival`, `--families tiny`,
+`--families long`):
 - `survival`: a board of 10 to 30 by 12 to 30 with a tall filled stack (30 to 60 % of the
   rows, 55 to 85 % of their cells) and, three times in five, a floating shelf of filled cells
   in the upper middle rows (like problem 18), a long source (300 to 1,000 units) and one of
@@ -27,6 +28,9 @@ Two more families make sets of their own (`--families survival`, `--families tin
   a source of 1 to 3 units drawn from 1 to 4 shapes of 1 to 5 cells, 1 to 3 seeds: problems
   whose every game can be enumerated (the exhaustive search of issue 36). (Before commit
   3f2f39a its units were drawn in a box half the board wide.)
+- `long`: a small empty board (8 to 16 by 10 to 30), shapes of 2 to 6 cells with up to two
+  single cells, a long source (2,000 to 5,000 units), 1 to 3 seeds: runs whose time goes to
+  many short tasks on small boards (the work counts' check on long sources, issue 43).
 The problems are valid by the organisers' rules (members in rows from 0, cells on the board).
 """
 
@@ -180,6 +184,11 @@ def problem(rng, family, pid):
                     filled.add((x, y))
         units = [unit(rng, rng.randint(1, 5)) for _ in range(rng.randint(1, 4))]
         length, seeds = rng.randint(1, 3), rng.randint(1, 3)
+    elif family == "long":
+        w, h = rng.randint(8, 16), rng.randint(10, 30)
+        units = [one_cell() for _ in range(rng.randint(0, 2))]
+        units += [unit(rng, rng.randint(2, 6)) for _ in range(rng.randint(3, 8))]
+        length, seeds = rng.randint(2000, 5000), rng.randint(1, 3)
     else:
         w, h = rng.randint(20, 40), rng.randint(15, 25)
         for _ in range(rng.randint(0, w)):
@@ -203,7 +212,7 @@ def problem(rng, family, pid):
 
 
 DEFAULT_FAMILIES = ["pits", "letters", "mixed", "wide"]
-FAMILIES = DEFAULT_FAMILIES + ["survival", "tiny"]
+FAMILIES = DEFAULT_FAMILIES + ["survival", "tiny", "long"]
 
 
 def main():
@@ -217,7 +226,7 @@ def main():
     ap.add_argument(
         "--families",
         default=",".join(DEFAULT_FAMILIES),
-        help="comma-separated families, drawn in turn (default %(default)s; also: survival, tiny)",
+        help="comma-separated families, drawn in turn (default %(default)s; also: survival, tiny, long)",
     )
     a = ap.parse_args()
     families = a.families.split(",")

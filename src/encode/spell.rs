@@ -86,6 +86,9 @@ impl Encoder<'_> {
     ) -> String {
         // The buffers are sized by the board's state count: each thread keeps its own between
         // encodings (see [`Buffers::with`]).
+        if mode != Mode::Plain {
+            crate::work::add(Op::SpellCall, 1);
+        }
         Buffers::with(|b| {
             assert!(
                 mode != Mode::Chars,

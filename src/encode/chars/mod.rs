@@ -145,6 +145,7 @@ impl Encoder<'_> {
     ) -> Option<String> {
         let n = plan.placements.len();
         let first = opening.units.min(n);
+        crate::work::add(crate::work::Op::CharsCall, 1);
         crate::work::add(crate::work::Op::CharsUnit, (n - first) as u64);
         let forward = spell::Forward {
             encoder: self,

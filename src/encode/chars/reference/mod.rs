@@ -38,6 +38,7 @@ impl Encoder<'_> {
         let first = opening.units.min(n);
         // The work counts ([`crate::work`]): the units to spell here; the programme counts
         // its own cells.
+        crate::work::add(crate::work::Op::CharsCall, 1);
         crate::work::add(crate::work::Op::CharsUnit, (n - first) as u64);
         let mut spelling = Spelling {
             encoder: self,
