@@ -173,8 +173,8 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 /// and 1.00 on random problems no fit saw. The encoders' stages were fitted again in the
 /// sixth session with a game's fixed cost counted ([`Op::SpellCall`], [`Op::CharsCall`]), on
 /// that set with 6 long sources and 8 more tiny problems: the tiny set then takes 1.27 (1.43).
-/// A weight of 0 is an operation whose cost the
-/// others' counts already carry (the fit found no share of its own for it).
+/// A weight of 0 is an operation whose cost the others' counts already carry (the fit found no
+/// share of its own for it).
 pub const WEIGHTS: [f64; OPS] = [
     0e+00,   // Gen
     7.3e+01, // GenWord
