@@ -96,16 +96,7 @@ impl Encoder<'_> {
             );
             let mut sim = Sim::new(self.problem);
             let mut out = String::from(opening.text);
-            // The engine counts the opening's phrases, as it scores them.
-            let mut used: Vec<bool> = if opening.text.is_empty() {
-                vec![false; self.table.phrases.len()]
-            } else {
-                self.counted
-                    .count(opening.text)
-                    .iter()
-                    .map(|&n| n > 0)
-                    .collect()
-            };
+            let mut used = self.used_by(opening.text);
             let mut mode = mode;
             let units = plan.placements.len();
             for (u, pl) in plan.placements.iter().enumerate() {
@@ -250,6 +241,17 @@ impl Encoder<'_> {
             })
         });
         order
+    }
+}
+
+impl Encoder<'_> {
+    /// Which phrases `text` has used: the engine counts an opening's phrases as it scores
+    /// them, so a spelling that goes on from it finds them used.
+    fn used_by(&self, text: &str) -> Vec<bool> {
+        if text.is_empty() {
+            return vec![false; self.table.phrases.len()];
+        }
+        self.counted.count(text).iter().map(|&n| n > 0).collect()
     }
 }
 
