@@ -172,7 +172,8 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 /// seconds of one core per counted work second on the official problems (0.81 to 1.32 on each)
 /// and 1.00 on random problems no fit saw. The encoders' stages were fitted again in the
 /// sixth session with a game's fixed cost counted ([`Op::SpellCall`], [`Op::CharsCall`]), on
-/// that set with 6 long sources and 8 more tiny problems: the tiny set then takes 1.27 (1.43).
+/// that set with 6 long sources and 8 more tiny problems: the tiny set then takes 1.27 (1.43),
+/// the official problems 1.10.
 /// A weight of 0 is an operation whose cost the others' counts already carry (the fit found no
 /// share of its own for it).
 pub const WEIGHTS: [f64; OPS] = [

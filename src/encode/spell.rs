@@ -242,9 +242,7 @@ impl Encoder<'_> {
         });
         order
     }
-}
 
-impl Encoder<'_> {
     /// Which phrases `text` has used: the engine counts an opening's phrases as it scores
     /// them, so a spelling that goes on from it finds them used.
     fn used_by(&self, text: &str) -> Vec<bool> {
