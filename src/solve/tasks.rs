@@ -14,7 +14,7 @@ use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseTable};
 use crate::engine::{evaluate, Phrases, Problem};
 use crate::eval::Weights;
 use crate::plan::{plan_of_text, text_of_opening, Plan, PlanConfig};
-use crate::work::Cut;
+use crate::work::{Cut, Op};
 use std::time::Instant;
 
 /// A game in hand: its plan and the best text found for it.
@@ -216,11 +216,14 @@ impl<'a> SeedTasks<'a> {
         let base_text = base.map_or("", |b| b.result.solution.as_str());
         // The kept units are spelt as the game they come from spelt them (polished, perhaps):
         // only the units planned anew are spelt.
-        let kept_text = text_of_opening(self.problem(), self.seed, base_text, kept);
         let screen: Screen = a.screen;
         let mut best: Option<(f64, Plan)> = None;
         let mut plans = 0;
-        let (_, plan_work, plan_seconds) = timed(|| {
+        let (kept_text, plan_work, plan_seconds) = timed(|| {
+            // The replay that finds the opening's text is the attempt's work too: a tail of a
+            // long game replays thousands of units for a plan of a few.
+            let kept_text = text_of_opening(self.problem(), self.seed, base_text, kept);
+            crate::work::add(Op::EvalChar, kept_text.map_or(0, str::len) as u64);
             while plans < screen.tries.max(1) {
                 if plans > 0 && crate::stop::passed(self.deadline) {
                     break;
@@ -232,6 +235,7 @@ impl<'a> SeedTasks<'a> {
                     best = Some((value, plan));
                 }
             }
+            kept_text
         });
         let (predicted, plan) = best.expect("at least one plan is made");
         let name = self.name(a);
@@ -263,18 +267,19 @@ impl<'a> SeedTasks<'a> {
             return (report, None);
         }
         let opening = kept_text.map_or_else(Opening::default, |text| Opening { units: kept, text });
-        let ((text, spelling), spell_work, spell_seconds) =
-            timed(|| self.spell(&plan, opening, a.mode, cut));
-        let result = self.result(
-            text,
-            format!(
+        // The engine's check of the whole game is the spelling's work too: on a long source
+        // it costs more than spelling a short tail.
+        let (result, spell_work, spell_seconds) = timed(|| {
+            let (text, spelling) = self.spell(&plan, opening, a.mode, cut);
+            let tag = format!(
                 "hextris {name}#{} w{}{from} {}",
                 a.id,
                 a.width,
                 spelling.name()
-            ),
-            spelling,
-        );
+            );
+            self.result(text, tag, spelling)
+        });
+        let spelling = result.spelling;
         if self.debug {
             crate::note!(
                 "  problem {} seed {} attempt {} {name} w{}{from} {}: {plans} plan(s) {plan_seconds:.3}s/{plan_work:.3}w ({} units) encode {spell_seconds:.3}s/{spell_work:.3}w score {} (predicted {predicted:.0})",
@@ -460,10 +465,11 @@ impl<'a> SeedTasks<'a> {
     /// The quick answer's plan spelt greedily (the policy runs it only where one unit's
     /// spelling fits before the deadline: the encoder stops after the unit in hand there).
     pub fn spell_greedy(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
-        let (text, spell_work, seconds) =
-            timed(|| self.encoder.encode(&game.plan, Mode::Greedy, self.deadline));
-        let tag = game.result.tag.replace(" plain", " greedy");
-        let result = self.result(text, tag, Mode::Greedy);
+        let (result, spell_work, seconds) = timed(|| {
+            let text = self.encoder.encode(&game.plan, Mode::Greedy, self.deadline);
+            let tag = game.result.tag.replace(" plain", " greedy");
+            self.result(text, tag, Mode::Greedy)
+        });
         if self.debug {
             crate::note!(
                 "  problem {} seed {} quick answer spelt greedily: {seconds:.3}s/{spell_work:.3}w score {} (plain paths {})",
@@ -478,23 +484,24 @@ impl<'a> SeedTasks<'a> {
     pub fn polish(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
         let mut stats = CharStats::default();
         let chars = self.prep.chars(self.table);
-        let (text, spell_work, seconds) = timed(|| {
-            self.encoder
-                .encode_chars(chars, &game.plan, self.deadline, &mut stats)
+        let (result, spell_work, seconds) = timed(|| {
+            let text = self
+                .encoder
+                .encode_chars(chars, &game.plan, self.deadline, &mut stats)?;
+            let tag = game
+                .result
+                .tag
+                .replace(" (stored)", "")
+                .replace(" dp", " chars")
+                .replace(" greedy", " chars");
+            Some(self.result(text, tag, Mode::Chars))
         });
-        let Some(text) = text else {
+        let Some(result) = result else {
             let mut r = unfinished();
             r.spell_work = spell_work;
             r.spell_seconds = seconds;
             return (r, None);
         };
-        let tag = game
-            .result
-            .tag
-            .replace(" (stored)", "")
-            .replace(" dp", " chars")
-            .replace(" greedy", " chars");
-        let result = self.result(text, tag, Mode::Chars);
         if self.debug {
             crate::note!(
                 "  problem {} seed {} polish {}: {seconds:.3}s/{spell_work:.3}w score {} -> {} ({} states, {} fallbacks)",
