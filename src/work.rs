@@ -83,7 +83,8 @@ pub enum Op {
     /// bound): a unit whose bound is loose takes many, and a tiny problem's spellings are
     /// mostly these.
     CharsNode,
-    /// A character of a text scored by the engine.
+    /// A character of a text scored by the engine, or replayed to find the text of a kept
+    /// opening (a re-plan of a long game's tail replays all the units before it).
     EvalChar,
 }
 
@@ -173,7 +174,8 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 /// and 1.00 on random problems no fit saw. The encoders' stages were fitted again in the
 /// sixth session with a game's fixed cost counted ([`Op::SpellCall`], [`Op::CharsCall`]), on
 /// that set with 6 long sources and 8 more tiny problems: the tiny set then takes 1.27 (1.43),
-/// the official problems 1.10.
+/// the official problems 1.10. Since the seventh session a task's engine check and its
+/// opening's replay are counted too: long sources on small boards 1.27 -> 1.04.
 /// A weight of 0 is an operation whose cost the others' counts already carry (the fit found no
 /// share of its own for it).
 pub const WEIGHTS: [f64; OPS] = [
