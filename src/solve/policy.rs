@@ -52,8 +52,8 @@
 //!   early cut often lives far longer.
 //! - **Polish**: the character encoder spells a game better than the DP encoder but costs tens
 //!   of times more; the best games not yet polished are polished once the beams grow no wider,
-//!   or earlier when a polish promises more points per work second than the last widening gave
-//!   ([`polish_goes_first`]).
+//!   or earlier when a polish promises more points per work second than the last widening gave,
+//!   or than the recent rounds gain where they gain less ([`polish_goes_first`]).
 //!
 //! # Across seeds
 //!

@@ -126,14 +126,20 @@ impl Rate {
         self.work = self.work * o.rate_decay + work;
     }
 
-    /// The expected rate, never below [`SearchOptions::rate_floor`] of the average rate so far
-    /// (`best` over the work spent).
-    pub fn expected(&self, best: u64, o: &SearchOptions) -> f64 {
-        let recent = if self.work > 0.0 {
+    /// The rate of the recent rounds, tails included (decayed by [`SearchOptions::rate_decay`]
+    /// per round).
+    pub fn recent(&self) -> f64 {
+        if self.work > 0.0 {
             self.gain / self.work
         } else {
             0.0
-        };
+        }
+    }
+
+    /// The expected rate, never below [`SearchOptions::rate_floor`] of the average rate so far
+    /// (`best` over the work spent).
+    pub fn expected(&self, best: u64, o: &SearchOptions) -> f64 {
+        let recent = self.recent();
         let floor = o.rate_floor * best as f64 / self.spent.max(1e-9);
         recent.max(floor)
     }
@@ -473,7 +479,7 @@ impl SeedState {
         let c = m.costs;
         let early = || {
             preset.polish_early
-                && polish_goes_first(look.whole, self.polish_rate(&m), self.widening.widen_rate)
+                && polish_goes_first(look.whole, self.polish_rate(&m), self.search_rate())
         };
         if !(self.setup.spells && (look.stuck || early())) {
             return Verdict::Pass;
@@ -497,6 +503,13 @@ impl SeedState {
                 spell: picks.iter().map(|g| m.polish_cost(g)).fold(0.0, f64::max),
             },
         })
+    }
+
+    /// Points per work second the search gains now: the last round of fresh games' rate, or
+    /// the recent rounds' where they gain less. Rounds of tails (the wider round does not fit
+    /// before the horizon) leave the fresh rate as it was, however little they gain.
+    fn search_rate(&self) -> f64 {
+        self.widening.widen_rate.min(self.rate.recent())
     }
 
     /// Points per work second the first polish candidate promises.
@@ -631,5 +644,41 @@ impl SeedState {
             },
             cost: m.cost(w, rate),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regression (issue 44): problem 18's runs of 10 and 30 s re-planned tails of its one whole
+    /// game for every second after it and never polished it, because a polish was weighed
+    /// against the rate of the last round of fresh games (the width-16 round that found the
+    /// whole game), which tails never update. A polish that promises more than the recent
+    /// rounds gain now goes first.
+    #[test]
+    fn tails_that_gain_little_let_a_polish_go_first() {
+        let o = SearchOptions::default();
+        let mut s = SeedState::new(SeedSetup {
+            weight: 1.0,
+            source: 1000,
+            lanes: 2,
+            spells: true,
+            systems: 5,
+            survival: 1,
+            max_width: 2048,
+            size: 1.0,
+            unit_states: 0,
+            space: f64::INFINITY,
+        });
+        s.rate.start(10_000, 0.1, &o);
+        s.widening.widen_rate = 30_000.0;
+        assert_eq!(s.search_rate(), 30_000.0);
+        for _ in 0..20 {
+            s.rate.took(10.0, 0.1, &o);
+        }
+        assert!(s.search_rate() < 1_000.0, "{}", s.search_rate());
+        assert!(polish_goes_first(true, 1_000.0, s.search_rate()));
+        assert!(!polish_goes_first(true, 1_000.0, s.widening.widen_rate));
     }
 }
