@@ -11,7 +11,7 @@ use super::phrase::PhraseValuer;
 use super::stack::StackNode;
 use super::{Features, Weights};
 use crate::engine::Board;
-use crate::plan::{Candidates, Evaluator, Scored, Scratch, Tables};
+use crate::plan::{Candidates, Evaluator, Scored, Scratch, StateMemo, Tables};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -55,10 +55,15 @@ impl Evaluator for LockScorer<'_> {
         self.weights.stateful()
     }
 
-    fn state(&mut self, board: &Board, scratch: &mut Scratch) -> f64 {
+    fn state(
+        &mut self,
+        board: &Board,
+        parent: Option<(&Board, &StateMemo)>,
+        scratch: &mut Scratch,
+    ) -> (f64, StateMemo) {
         self.tables
             .stack
-            .state(board, self.weights, &self.tables.spaces, scratch)
+            .state(board, parent, self.weights, &self.tables.spaces, scratch)
     }
 
     fn score(&mut self, at: &Candidates, out: &mut Vec<Scored>) {

@@ -26,8 +26,8 @@
 
 use super::Weights;
 use crate::engine::Board;
-use crate::plan::stackmap::reached;
-use crate::plan::{bits, stack_top, Scratch, StackMap, State, UnitSpace};
+use crate::plan::stackmap::{reached, MAX_PROBES};
+use crate::plan::{bits, stack_top, Scratch, StackMap, State, StateMemo, UnitSpace};
 
 /// What a lock's features need to know of the board it locks on ([`StackMap::node`]), and the
 /// buffers they use.
@@ -183,31 +183,55 @@ impl StackMap {
     }
 
     /// How little room the probe units have on `board`: the mean over them of the share of
-    /// their empty board's reachable states that they cannot reach (1 where one cannot spawn).
-    pub fn cramped(&self, board: &Board, spaces: &[UnitSpace], scratch: &mut Scratch) -> f64 {
+    /// their empty board's reachable states that they cannot reach (1 where one cannot spawn);
+    /// and the memo of their reaches. With `parent` (the board `board` was made from by filling
+    /// cells, no row cleared, and its memo), a probe whose reach covers no row down to the
+    /// first one the new cells fill keeps its reach: filling cells out of a reach changes
+    /// nothing in it.
+    pub fn cramped(
+        &self,
+        board: &Board,
+        parent: Option<(&Board, &StateMemo)>,
+        spaces: &[UnitSpace],
+        scratch: &mut Scratch,
+    ) -> (f64, StateMemo) {
+        let mut memo = StateMemo::default();
         if self.probes.is_empty() {
-            return 0.0;
+            return (0.0, memo);
         }
+        let first = parent.map(|(p, m)| (first_filled_row(board, p, self.words), m));
         let below = (board.height() - stack_top(board)) as u64;
-        let lost: f64 = self
-            .probes
-            .iter()
-            .map(|&(u, empty)| 1.0 - reached(&spaces[u], board, below, scratch) as f64 / empty)
-            .sum();
-        lost / self.probes.len() as f64
+        let mut lost = 0.0;
+        for (i, &(u, empty)) in self.probes.iter().take(MAX_PROBES).enumerate() {
+            let (count, deepest) = match first {
+                Some((first, m)) if m.0[MAX_PROBES + i] < first => {
+                    (m.0[i] as u64, m.0[MAX_PROBES + i])
+                }
+                _ => reached(&spaces[u], board, below, scratch),
+            };
+            memo.0[i] = count as i64;
+            memo.0[MAX_PROBES + i] = deepest;
+            lost += 1.0 - count as f64 / empty;
+        }
+        (lost / self.probes.len() as f64, memo)
     }
 
-    /// The weighted state of `board` (`danger`, `sealed` and `cramped`), as the beam holds it.
+    /// The weighted state of `board` (`danger`, `sealed` and `cramped`), as the beam holds it,
+    /// and the memo of its probes' reaches (see [`StackMap::cramped`]).
     pub fn state(
         &self,
         board: &Board,
+        parent: Option<(&Board, &StateMemo)>,
         w: &Weights,
         spaces: &[UnitSpace],
         scratch: &mut Scratch,
-    ) -> f64 {
+    ) -> (f64, StateMemo) {
         let mut v = 0.0;
+        let mut memo = StateMemo::default();
         if w.cramped != 0.0 {
-            v += w.cramped * self.cramped(board, spaces, scratch);
+            let (c, m) = self.cramped(board, parent, spaces, scratch);
+            v += w.cramped * c;
+            memo = m;
         }
         if w.danger != 0.0 {
             v += w.danger * self.danger(board);
@@ -216,7 +240,7 @@ impl StackMap {
             let (cells, rows) = self.sealed(board);
             v += w.sealed * cells as f64 + w.dead * rows as f64;
         }
-        v
+        (v, memo)
     }
 
     /// A lock's features on `board`, which `node` describes: the share of the units that could
@@ -320,6 +344,19 @@ impl StackMap {
         crate::work::add(crate::work::Op::StackWord, rows * n as u64);
         (sealed, killed)
     }
+}
+
+/// The first row in which `board` has a filled cell that `parent` has not (the board's height
+/// when none), `board` being `parent` with cells filled and no row cleared; its comparison of
+/// `words` words per row is counted as work.
+fn first_filled_row(board: &Board, parent: &Board, words: usize) -> i64 {
+    let h = board.height();
+    let first = (0..h).find(|&y| board.row(y) != parent.row(y)).unwrap_or(h);
+    crate::work::add(
+        crate::work::Op::StackWord,
+        ((first + 1).min(h) * words) as u64,
+    );
+    first as i64
 }
 
 #[cfg(test)]
@@ -444,6 +481,56 @@ mod tests {
         }
         assert!(checked > 5_000, "{checked} locks");
         assert!(sealing > 100, "{sealing} locks seal cells");
+    }
+
+    /// A state worked out from the parent's memo is the one worked out anew, memo included,
+    /// on random boards and locks (those that clear rows get no parent, as the beam gives
+    /// them none); and the memo spares some probes.
+    #[test]
+    fn states_from_a_parents_memo_are_the_states_anew() {
+        let mut rng = Pcg64Mcg::seed_from_u64(4444);
+        let w = Weights::system("survive").unwrap();
+        let (mut checked, mut spared) = (0, 0);
+        for _ in 0..60 {
+            let p = random_problem(&mut rng);
+            let tables = Tables::new(&p);
+            let map = &tables.stack;
+            let mut sim = Sim::new(&p);
+            let mut scratch = Scratch::default();
+            let (_, mut memo) = map.state(&sim.board, None, &w, &tables.spaces, &mut scratch);
+            for _ in 0..30 {
+                let unit = rng.gen_range(0..p.units.len());
+                if !gen_locks(&tables, unit, &sim.board, &mut scratch) {
+                    break;
+                }
+                let locks = scratch.locks.clone();
+                let mut next = None;
+                for lock in &locks {
+                    let mut child = sim.clone();
+                    let lines = child.lock(&p, unit, lock.state);
+                    let fresh = map.state(&child.board, None, &w, &tables.spaces, &mut scratch);
+                    let from = (lines == 0).then_some((&sim.board, &memo));
+                    let (got, counts) = crate::work::measure(|| {
+                        map.state(&child.board, from, &w, &tables.spaces, &mut scratch)
+                    });
+                    let probed = counts.0[crate::work::Op::GenWord as usize];
+                    assert_eq!(got, fresh, "lock {:?}", lock.state);
+                    spared += (lines == 0 && probed == 0 && !map.probes.is_empty()) as usize;
+                    checked += 1;
+                    if next.is_none() || rng.gen_bool(0.2) {
+                        next = Some((child, fresh.1));
+                    }
+                }
+                let (child, m) = next.unwrap();
+                sim = child;
+                memo = m;
+            }
+        }
+        assert!(checked > 5_000, "{checked} states");
+        assert!(
+            spared > 500,
+            "{spared} of {checked} states spared their probes"
+        );
     }
 
     /// Boards wider than a word: the flood carries runs across words.

@@ -17,7 +17,7 @@
 
 use super::{
     gen_locks, Candidates, Evaluator, Lock, Placement, Plan, PlanConfig, Scored, Scratch, Sim,
-    Tables,
+    StateMemo, Tables,
 };
 use crate::engine::{Problem, Source};
 use crate::work::Op;
@@ -86,6 +86,8 @@ struct Node {
     /// Its board's weighted state ([`Evaluator::state`]: the stack evaluation's danger and
     /// sealed cells), held in `value` and replaced, not added to, by each lock.
     state: f64,
+    /// What the evaluator kept of its board with the state ([`StateMemo`]).
+    memo: StateMemo,
     /// The evaluator's carry after this node's last lock.
     carry: u32,
     /// Index of this node's step record in `steps`, or `usize::MAX` for the root.
@@ -216,17 +218,20 @@ fn plan_with<E: Evaluator + ?Sized>(
             }
             crate::work::add(Op::ChildWord, board_words);
             let mut sim = live[parent].sim.clone();
-            sim.lock(problem, unit, lock.state);
+            let lines = sim.lock(problem, unit, lock.state);
             if made > 1 && !seen.insert(board_hash(&sim)) {
                 continue;
             }
             // The child was ranked by its parent's state plus what its lock adds; its board's
-            // own replaces them (lower where the lock cleared rows).
-            let (value, state) = if stateful {
-                let state = eval.state(&sim.board, scratch);
-                (value - live[parent].state - added + state, state)
+            // own replaces them (lower where the lock cleared rows). Where no row cleared, the
+            // evaluator may reuse what it kept of the parent's board.
+            let (value, state, memo) = if stateful {
+                let p = &live[parent];
+                let from = (lines == 0).then_some((&p.sim.board, &p.memo));
+                let (state, memo) = eval.state(&sim.board, from, scratch);
+                (value - p.state - added + state, state, memo)
             } else {
-                (value, 0.0)
+                (value, 0.0, StateMemo::default())
             };
             steps.push(Step {
                 parent: live[parent].step,
@@ -236,6 +241,7 @@ fn plan_with<E: Evaluator + ?Sized>(
                 sim,
                 value,
                 state,
+                memo,
                 carry,
                 step: steps.len() - 1,
             });
@@ -266,15 +272,16 @@ fn root<E: Evaluator + ?Sized>(
             placement,
         });
     }
-    let state = if eval.stateful() {
-        eval.state(&sim.board, scratch)
+    let (state, memo) = if eval.stateful() {
+        eval.state(&sim.board, None, scratch)
     } else {
-        0.0
+        (0.0, StateMemo::default())
     };
     Node {
         sim,
         value: state,
         state,
+        memo,
         carry: cfg.carry,
         step: steps.len().checked_sub(1).unwrap_or(usize::MAX),
     }

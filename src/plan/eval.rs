@@ -11,6 +11,13 @@
 use super::{Lock, Scratch, Sim};
 use crate::engine::Board;
 
+/// What an evaluator keeps of a board along with its state ([`Evaluator::state`]), handed back
+/// when the state of a board made from it is asked: the stack evaluation keeps there, per probe
+/// unit, its reach's size and the lowest row the reach covers, which a lock below that row
+/// leaves as they were. Opaque to the beam, which only stores it with each partial game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StateMemo(pub [i64; 4]);
+
 /// A lock as the beam ranks it: its value, the lock, the carry it leaves (see
 /// [`Evaluator::score`]) and the weighted state of the board that it adds.
 pub type Scored = (f64, Lock, u32, f64);
@@ -43,8 +50,16 @@ pub trait Evaluator {
     /// by their boards' exact states.
     fn stateful(&self) -> bool;
 
-    /// The weighted state of `board` (0 unless [`Evaluator::stateful`]).
-    fn state(&mut self, board: &Board, scratch: &mut Scratch) -> f64;
+    /// The weighted state of `board` (0 unless [`Evaluator::stateful`]), and what the
+    /// evaluator keeps of it for the states of the boards made from it. `parent`, where given,
+    /// is the board `board` was made from by filling cells (no row cleared), with what the
+    /// evaluator kept of it: the answer must be the same as without it, only cheaper.
+    fn state(
+        &mut self,
+        board: &Board,
+        parent: Option<(&Board, &StateMemo)>,
+        scratch: &mut Scratch,
+    ) -> (f64, StateMemo);
 
     /// Fills `out` (cleared by the caller) with the value of each of `at.locks`, in order.
     fn score(&mut self, at: &Candidates, out: &mut Vec<Scored>);

@@ -17,7 +17,7 @@ pub mod space;
 pub mod stackmap;
 
 pub use beam::{plan_beam, BeamShape};
-pub use eval::{Candidates, Evaluator, Scored};
+pub use eval::{Candidates, Evaluator, Scored, StateMemo};
 pub use outline::Outline;
 pub use rowmask::RowMask;
 pub use scratch::{Bfs, Stamps};

@@ -621,6 +621,24 @@ impl UnitSpace {
             .sum::<usize>() as u64
     }
 
+    /// The lowest board row that a cell of any state in `reach` (a reach of this space, as
+    /// [`UnitSpace::reach_on`] leaves it) covers; -1 when the reach is empty. Filling cells
+    /// below it cannot change the reach: no state it holds covers them, and filling cells frees
+    /// no state.
+    pub fn deepest_row(&self, reach: &[u64]) -> i64 {
+        let mut deepest = -1;
+        for r in &self.orients {
+            if r.nw == 0 {
+                continue;
+            }
+            let rows = &reach[r.row_base..r.row_base + r.ny * r.nw];
+            if let Some(yi) = rows.chunks(r.nw).rposition(|w| w.iter().any(|&b| b != 0)) {
+                deepest = deepest.max(r.y_lo + yi as i64 + r.max_dy);
+            }
+        }
+        deepest
+    }
+
     /// The states of a row, on average (all orientations): the measure of a row's work for the
     /// work counts ([`crate::work`]).
     pub fn states_per_row(&self) -> u64 {

@@ -86,7 +86,7 @@ impl StackMap {
             if probes.iter().any(|p| p.0 == u) {
                 continue;
             }
-            let n = reached(&spaces[u], &empty, 0, &mut scratch);
+            let (n, _) = reached(&spaces[u], &empty, 0, &mut scratch);
             if n > 0 {
                 probes.push((u, n as f64));
             }
@@ -105,9 +105,18 @@ impl StackMap {
     }
 }
 
+/// The most probe units a [`StackMap`] has (the biggest and the tallest).
+pub const MAX_PROBES: usize = 2;
+
 /// The states `space`'s unit reaches from its spawn on `board` (0 when it cannot spawn), whose
-/// rows below the stack's top are `below` (counted as work).
-pub(crate) fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mut Scratch) -> u64 {
+/// rows below the stack's top are `below` (counted as work), and the lowest board row a cell of
+/// a reached state covers (-1 when none is reached; see [`UnitSpace::deepest_row`]).
+pub(crate) fn reached(
+    space: &UnitSpace,
+    board: &Board,
+    below: u64,
+    scratch: &mut Scratch,
+) -> (u64, i64) {
     // A survival beam asks for it once per probe unit per partial game: uncounted, its
     // attempts took 1.5 times their counted work on problem 18.
     crate::work::add(crate::work::Op::ProbeRow, space.states_per_row() * below);
@@ -123,7 +132,8 @@ pub(crate) fn reached(space: &UnitSpace, board: &Board, below: u64, scratch: &mu
         &mut scratch.reach,
         &mut scratch.bufs,
     ) {
-        return 0;
+        return (0, -1);
     }
-    scratch.reach.iter().map(|w| w.count_ones() as u64).sum()
+    let count = scratch.reach.iter().map(|w| w.count_ones() as u64).sum();
+    (count, space.deepest_row(&scratch.reach))
 }
