@@ -222,17 +222,21 @@ mod tests {
         assert!(!fill_runs(&mut g, &p));
     }
 
-    /// `fill_runs` against a bit-by-bit fill on random rows of one to four words: runs that
-    /// cross one or several word boundaries, seeds in either word, full and empty words.
-    #[test]
-    fn fill_runs_matches_a_naive_fill() {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rand = || {
+    /// A xorshift generator of random words, from `x` (not zero).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x
-        };
+        }
+    }
+
+    /// `fill_runs` against a bit-by-bit fill on random rows of one to four words: runs that
+    /// cross one or several word boundaries, seeds in either word, full and empty words.
+    #[test]
+    fn fill_runs_matches_a_naive_fill() {
+        let mut rand = xorshift(0x9E37_79B9_7F4A_7C15u64);
         for case in 0..5000 {
             let n = 1 + case % 4;
             let p: Vec<u64> = (0..n)
@@ -271,13 +275,7 @@ mod tests {
     /// three words (runs across word boundaries, full and empty words included).
     #[test]
     fn runs_and_ranges_match_a_naive_reading() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut rand = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut rand = xorshift(0x2545_F491_4F6C_DD1Du64);
         for case in 0..3000 {
             let n = 1 + case % 3;
             let row: Vec<u64> = (0..n)

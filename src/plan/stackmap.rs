@@ -91,6 +91,7 @@ impl StackMap {
                 probes.push((u, n as f64));
             }
         }
+        debug_assert!(probes.len() <= MAX_PROBES);
         StackMap {
             probes,
             width,
