@@ -163,8 +163,10 @@ pub struct SearchOptions {
     /// otherwise.
     pub survival_systems: Vec<String>,
     /// While a seed's best game ends before its source does, one attempt in this many plans
-    /// with the survival systems (1: every attempt, the default; every other one scored less on
-    /// random survival problems, but more where no game is ever whole: docs/tuning.md).
+    /// with the survival systems (2, every other one, by default: the other systems' beams
+    /// outlive them on some boards; 1, every attempt, scored more on problem 18 and the
+    /// survival set S97 and less on two survival sets held out and the official problems at
+    /// 1 s: docs/tuning.md).
     pub survival_every: u32,
     /// Whether the survival systems plan with the phrase valuer where the other systems do
     /// (false by default). A survival attempt's game is worth its length first, and the
@@ -175,8 +177,9 @@ pub struct SearchOptions {
     /// is followed by a round of re-plans of the best game from cuts anywhere in it, at that
     /// width, before the beams widen (on a clock; a run by attempts widens at once). A dying
     /// game's re-plan from an early cut keeps the units before it and often lives much longer,
-    /// where a wider fresh beam costs several times more and may die as early (problem 18:
-    /// docs/tuning.md).
+    /// where a wider fresh beam costs several times more and may die as early (problem 18).
+    /// Off by default: on two survival sets held out and the official problems at 1 s the
+    /// wider beams it delays scored more (docs/tuning.md).
     pub dying_cuts: bool,
 }
 

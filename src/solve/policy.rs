@@ -38,8 +38,8 @@
 //!   source does (wider beams survive longer), or, for a cheap beam, after
 //!   [`SearchOptions::patience`] rounds at its width ([`widens`]). Cheap and dear are measured
 //!   against the work already spent on the seed ([`SearchOptions::dear_share`]). While the best
-//!   game ends before the source does, every attempt (one in [`SearchOptions::survival_every`])
-//!   plans with the survival systems ([`SearchOptions::survival_systems`], numbered after the
+//!   game ends before the source does, one attempt in [`SearchOptions::survival_every`] (every
+//!   other one by default) plans with the survival systems ([`SearchOptions::survival_systems`], numbered after the
 //!   others, which they never join in the cycle or the ranking).
 //! - **Screen**: a plan's score is predicted before it is spelt (its move score is exact, its
 //!   power follows its descents at the rate of the best game spelt), so where spelling costs
@@ -47,9 +47,10 @@
 //!   when even that one falls clearly short of the best game.
 //! - **Neighbourhoods**: once the beams grow no wider, every other round re-plans the best game
 //!   from a cut (the units before it kept with their text). While the best game ends before the
-//!   source does, each width's round of fresh games is followed by one such round at its width
-//!   before the beams widen ([`SearchOptions::dying_cuts`]): a dying game re-planned from an
-//!   early cut often lives far longer.
+//!   source does, each width's round of fresh games may be followed by one such round at its
+//!   width before the beams widen ([`SearchOptions::dying_cuts`], off by default): a dying game
+//!   re-planned from an early cut often lives far longer, but the wider beams it delays often
+//!   live longer still.
 //! - **Polish**: the character encoder spells a game better than the DP encoder but costs tens
 //!   of times more; the best games not yet polished are polished once the beams grow no wider,
 //!   or earlier when a polish promises more points per work second than the last widening gave,

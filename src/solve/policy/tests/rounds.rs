@@ -97,10 +97,10 @@ fn dying_games_widen_and_whole_ones_turn_to_neighbourhoods() {
         .any(|s| s.tasks.iter().any(|t| matches!(t, Task::Polish { .. }))));
 }
 
-/// While the best game dies early, every attempt goes to the survival system, and the wide
-/// fresh ones revive their beams; once a game is whole, none does. Where that system keeps games
-/// alive at a quarter of the width, the first whole game comes at a narrower beam than without
-/// it.
+/// While the best game dies early, every attempt goes to the survival system (with
+/// `survival_every` 1), and the wide fresh ones revive their beams; once a game is whole, none
+/// does. Where that system keeps games alive at a quarter of the width, the first whole game
+/// comes at a narrower beam than without it.
 #[test]
 fn dying_games_turn_to_the_survival_systems() {
     let with = World {
@@ -108,7 +108,11 @@ fn dying_games_turn_to_the_survival_systems() {
         greedy_dies: true,
         ..survival_like()
     };
-    let (trace, _) = simulate(&[with], 2, Some(30.0), None, 1.0);
+    let o = SearchOptions {
+        survival_every: 1,
+        ..SearchOptions::default()
+    };
+    let (trace, _) = simulate_opts(std::slice::from_ref(&with), 2, 30.0, 1.0, o.clone());
     let attempts = |s: &Step| -> Vec<Attempt> {
         s.tasks
             .iter()
@@ -146,8 +150,6 @@ fn dying_games_turn_to_the_survival_systems() {
         "no survival attempt after the first whole game"
     );
     // Until then, every attempt after the first round plans with the survival system.
-    let o = SearchOptions::default();
-    assert_eq!(o.survival_every, 1);
     assert!(trace[1..=first_whole]
         .iter()
         .flat_map(attempts)
@@ -185,24 +187,26 @@ fn dying_games_turn_to_the_survival_systems() {
         greedy_dies: true,
         ..survival_like()
     };
-    let (trace, _) = simulate(&[without], 2, Some(30.0), None, 1.0);
+    let (trace, _) = simulate_opts(&[without], 2, 30.0, 1.0, o);
     assert!(trace.iter().flat_map(attempts).all(|a| a.system < 5));
     assert!(trace.iter().map(fresh_width).max().unwrap_or(0) >= 64);
 }
 
-/// The width of a round's fresh attempts (0 for none).
-/// While the best game dies early, each width's round of fresh games is followed by a round of
-/// re-plans of the best game from cuts at that width, and only then do the beams widen
-/// ([`SearchOptions::dying_cuts`]); a run by attempts widens at once, as before.
+/// With [`SearchOptions::dying_cuts`], while the best game dies early, each width's round of
+/// fresh games is followed by a round of re-plans of the best game from cuts at that width, and
+/// only then do the beams widen; a run by attempts widens at once, as before.
 #[test]
 fn dying_games_are_repaired_at_each_width_before_the_beams_widen() {
-    assert!(SearchOptions::default().dying_cuts);
     let world = World {
         survival: 1,
         greedy_dies: true,
         ..survival_like()
     };
-    let (trace, _) = simulate(std::slice::from_ref(&world), 2, Some(30.0), None, 1.0);
+    let cuts = SearchOptions {
+        dying_cuts: true,
+        ..SearchOptions::default()
+    };
+    let (trace, _) = simulate_opts(std::slice::from_ref(&world), 2, 30.0, 1.0, cuts.clone());
     let beam = |s: &&Step| {
         s.kind != RoundKind::Tail
             && !s.tasks.is_empty()
@@ -233,7 +237,7 @@ fn dying_games_are_repaired_at_each_width_before_the_beams_widen() {
         }
     }
     // By attempts, the beams widen after the first round of fresh games at once.
-    let (trace, _) = simulate(&[world], 2, None, Some(12), 1.0);
+    let (trace, _) = simulate_with(&[world], 2, None, Some(12), 1.0, &CHECKS, cuts);
     let rounds: Vec<(RoundKind, usize)> = trace
         .iter()
         .filter(beam)
