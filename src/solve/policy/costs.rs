@@ -6,14 +6,57 @@
 use super::{Cost, SeedSetup, Summary};
 use crate::solve::SearchOptions;
 
-/// The cost model of a seed, in work seconds, updated as tasks report.
-#[derive(Clone, Debug)]
-pub(super) struct Costs {
-    /// Planning work per unit of beam width per unit placed, as measured at `per_unit_width`.
+/// Planning work per unit of beam width per unit placed, as measured at `width`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct UnitWork {
     pub per_unit: f64,
     /// The widest beam of a whole game measured: narrower ones no longer count, because their
     /// fixed costs weigh on their work per unit of width.
-    pub per_unit_width: usize,
+    pub width: usize,
+}
+
+impl UnitWork {
+    /// Learns the planning work per unit placed, `work`, of a plan of width `width` (a whole
+    /// game's when `fresh`): a whole game wider than any measured before replaces the estimate;
+    /// other plans as wide as the widest measured can only raise it; narrower ones are ignored.
+    fn learn(&mut self, width: usize, fresh: bool, work: f64) {
+        let measured = work / width.max(1) as f64;
+        if fresh && width > self.width {
+            self.per_unit = measured;
+            self.width = width;
+        } else if width >= self.width {
+            self.per_unit = self.per_unit.max(measured);
+        }
+    }
+}
+
+/// The kinds of scoring systems a round's attempts plan with: the survival systems, the others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Kinds {
+    pub survival: bool,
+    pub others: bool,
+}
+
+impl Kinds {
+    pub const OTHERS: Kinds = Kinds {
+        survival: false,
+        others: true,
+    };
+    pub const BOTH: Kinds = Kinds {
+        survival: true,
+        others: true,
+    };
+}
+
+/// The cost model of a seed, in work seconds, updated as tasks report.
+#[derive(Clone, Debug)]
+pub(super) struct Costs {
+    /// The planning work of the scoring systems.
+    pub plan: UnitWork,
+    /// The planning work of the survival systems, once one planned: their beams weigh the
+    /// board's stack and cost several times the others' of the same width, so that a cost
+    /// learnt from one would make every later round of the others look too dear to fit.
+    pub survival: Option<UnitWork>,
     /// The most units a game lasted.
     pub units: f64,
     /// Plain paths' work on the quick answer.
@@ -32,15 +75,28 @@ pub(super) struct Costs {
 
 impl Costs {
     /// Learns the planning work per unit placed, `work`, of a plan of width `width` (a whole
-    /// game's when `fresh`): a whole game wider than any measured before replaces the estimate;
-    /// other plans as wide as the widest measured can only raise it; narrower ones are ignored.
-    pub fn learn_plan(&mut self, width: usize, fresh: bool, work: f64) {
-        let measured = work / width.max(1) as f64;
-        if fresh && width > self.per_unit_width {
-            self.per_unit = measured;
-            self.per_unit_width = width;
-        } else if width >= self.per_unit_width {
-            self.per_unit = self.per_unit.max(measured);
+    /// game's when `fresh`) by a `survival` system or another (see [`UnitWork::learn`]).
+    pub fn learn_plan(&mut self, width: usize, fresh: bool, work: f64, survival: bool) {
+        let slot = if survival {
+            self.survival.get_or_insert(UnitWork {
+                per_unit: 0.0,
+                width: 0,
+            })
+        } else {
+            &mut self.plan
+        };
+        slot.learn(width, fresh, work);
+    }
+
+    /// Planning work per unit of width per unit placed of a round's dearest attempt, of the
+    /// `kinds` of systems it plans with. A survival system's is its own widest measure's (the
+    /// others' until one is measured): on problem 18, where the others value phrases by words,
+    /// their beams cost more than `survive`'s.
+    pub fn per_unit(&self, kinds: Kinds) -> f64 {
+        match self.survival {
+            Some(s) if kinds.survival && kinds.others => s.per_unit.max(self.plan.per_unit),
+            Some(s) if kinds.survival => s.per_unit,
+            _ => self.plan.per_unit,
         }
     }
 
@@ -99,6 +155,8 @@ pub(super) struct Model<'a> {
     pub costs: &'a Costs,
     pub setup: &'a SeedSetup,
     pub o: &'a SearchOptions,
+    /// The kinds of systems of the round weighed ([`Costs::per_unit`]).
+    pub kinds: Kinds,
 }
 
 impl Model<'_> {
@@ -112,7 +170,7 @@ impl Model<'_> {
     /// What one plan of width `w` costs.
     pub fn plan_cost(&self, w: usize) -> f64 {
         let (c, o) = (self.costs, self.o);
-        c.per_unit * w as f64 * self.expected_units() * o.plan_margin
+        c.per_unit(self.kinds) * w as f64 * self.expected_units() * o.plan_margin
     }
 
     /// The partial games a reviving plan of width `w` may expand in all: what

@@ -7,7 +7,7 @@
 //! The rules read what happened (scores, work, the preset), never the time left: the policy asks
 //! whether a proposed round fits, and asks for a tail round when it does not.
 
-use super::costs::{Costs, Model, Pace};
+use super::costs::{Costs, Kinds, Model, Pace};
 use super::widening::{rank_systems, widens, Start, Widening};
 use super::{
     polish_goes_first, Attempt, Cost, GameId, Round, RoundKind, Screen, SeedSetup, Summary, Task,
@@ -315,14 +315,33 @@ impl SeedState {
         });
     }
 
-    /// The cost model, once the quick answer measured it.
-    fn model<'a>(&'a self, o: &'a SearchOptions) -> Option<Model<'a>> {
+    /// The cost model, once the quick answer measured it, of a round of the `kinds` of systems.
+    fn model<'a>(&'a self, o: &'a SearchOptions, kinds: Kinds) -> Option<Model<'a>> {
         let costs = self.costs.as_ref()?;
         Some(Model {
             costs,
             setup: &self.setup,
             o,
+            kinds,
         })
+    }
+
+    /// Whether attempt `id` plans with a survival system: one in `survival_every` while the
+    /// best game ends before the source does.
+    fn survives(&self, o: &SearchOptions, id: u32) -> bool {
+        self.setup.survival > 0
+            && !self.games.whole(self.setup.source)
+            && id.is_multiple_of(o.survival_every.max(1))
+    }
+
+    /// The kinds of systems of a round of the next `n` attempts.
+    fn kinds(&self, o: &SearchOptions, n: usize) -> Kinds {
+        let first = self.games.planned;
+        let ids = first..first + n.max(1) as u32;
+        Kinds {
+            survival: ids.clone().any(|id| self.survives(o, id)),
+            others: ids.clone().any(|id| !self.survives(o, id)),
+        }
     }
 
     /// Seconds a task of cost `c` is expected to take on this machine.
@@ -437,9 +456,14 @@ impl SeedState {
     /// Where the next round of beams stands (`None` before the cost model).
     fn outlook(&self, ctx: Ctx) -> Option<Outlook> {
         let Ctx { o, preset } = ctx;
-        let m = self.model(o)?;
+        let n = self
+            .setup
+            .lanes
+            .max(1)
+            .min(self.attempts_left(preset) as usize);
+        let m = self.model(o, self.kinds(o, n))?;
         let w = &self.widening;
-        let spent_all = self.attempts_left(preset) == 0;
+        let spent_all = n == 0;
         let rate = self.games.rate(self.setup.spells);
         let whole = self.games.whole(self.setup.source);
         let growth = if whole { o.growth } else { o.dying_growth };
@@ -473,7 +497,7 @@ impl SeedState {
     /// allows (with the attempts used up, only games the run planned).
     fn polish_rule(&self, ctx: Ctx, lanes: usize) -> Verdict {
         let Ctx { o, preset } = ctx;
-        let (Some(m), Some(look)) = (self.model(o), self.outlook(ctx)) else {
+        let (Some(m), Some(look)) = (self.model(o, Kinds::OTHERS), self.outlook(ctx)) else {
             return Verdict::Pass;
         };
         let c = m.costs;
@@ -565,7 +589,9 @@ impl SeedState {
 
     /// A round of `n` attempts of width `w`, starting at `start`.
     fn round_of(&self, o: &SearchOptions, w: usize, n: usize, start: Start) -> Proposal {
-        let m = self.model(o).expect("rounds come after the quick answer");
+        let m = self
+            .model(o, self.kinds(o, n))
+            .expect("rounds come after the quick answer");
         let c = m.costs;
         let rate = self.games.rate(self.setup.spells);
         let tries = m.tries(w, rate);
@@ -607,9 +633,7 @@ impl SeedState {
                 // the other systems' beams of the same width die far earlier, while on other
                 // survival problems they often live as long for a third of the work
                 // (docs/tuning.md).
-                let survive = self.setup.survival > 0
-                    && !self.games.whole(self.setup.source)
-                    && id.is_multiple_of(every);
+                let survive = self.survives(o, id);
                 let system = if survive {
                     self.setup.systems + (id / every) as usize % self.setup.survival
                 } else if ranked {

@@ -4,7 +4,7 @@
 
 use super::{Phase, SeedState};
 use crate::encode::Mode;
-use crate::solve::policy::costs::Costs;
+use crate::solve::policy::costs::{Costs, UnitWork};
 use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task};
 use crate::solve::SearchOptions;
 
@@ -67,8 +67,11 @@ impl SeedState {
         self.widening.record[g.system] = (1, g.score);
         let units = g.units.max(1) as f64;
         self.costs = Some(Costs {
-            per_unit: r.plan_work / units,
-            per_unit_width: 1,
+            plan: UnitWork {
+                per_unit: r.plan_work / units,
+                width: 1,
+            },
+            survival: None,
             units,
             plain: r.spell_work,
             greedy: None,
@@ -174,7 +177,13 @@ impl SeedState {
         // Without costs (the first round's attempt of a seed whose quick answer did not
         // finish, which then stops) there is nothing to learn; its game is kept all the same.
         if let Some(c) = self.costs.as_mut() {
-            c.learn_plan(round.width, fresh, r.plan_work / units.max(1) as f64);
+            let survival = system >= self.setup.systems;
+            c.learn_plan(
+                round.width,
+                fresh,
+                r.plan_work / units.max(1) as f64,
+                survival,
+            );
             c.units = c.units.max(units as f64);
             match spelt {
                 Some(g) if g.spelling == Mode::Chars => {

@@ -12,7 +12,6 @@ impl SeedState {
     /// them, and one); `None` when none fits.
     pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
         let Ctx { o, preset } = ctx;
-        let m = self.model(o)?;
         let units = self.games.kept.first()?.units;
         let n = self
             .setup
@@ -22,13 +21,14 @@ impl SeedState {
         if units == 0 || n == 0 {
             return None;
         }
+        let m = self.model(o, self.kinds(o, n))?;
         let rate = self.games.rate(self.setup.spells);
         let least = ((units as f64 * o.tail_min_share).ceil() as usize).max(1);
         let mut w = self.widening.width.max(1);
         loop {
             let tries = m.tries(w, rate);
             let per_unit = Cost {
-                plan: m.costs.per_unit * w as f64 * o.plan_margin * tries as f64,
+                plan: m.costs.per_unit(m.kinds) * w as f64 * o.plan_margin * tries as f64,
                 spell: m.spell_cost(w, tries) / units as f64,
             };
             let fit = crate::solve::budget::tail_units(left, self.seconds(per_unit, o), units);

@@ -7,7 +7,7 @@
 //! plays a shorter one's rounds first, rounds fit before their horizons), [`rounds`] (a seed's
 //! rounds and the order across seeds) and [`traces`] (the golden traces).
 
-use super::costs::Costs;
+use super::costs::{Costs, Kinds, UnitWork};
 use super::*;
 
 /// A seed of the model.

@@ -319,9 +319,28 @@ fn rank_and_widen_rules() {
 /// work (fixed costs) no longer raises it once a wider one is known.
 #[test]
 fn the_plan_cost_follows_the_widest_game_measured() {
-    let mut costs = Costs {
-        per_unit: 1e-4,
-        per_unit_width: 1,
+    let mut costs = costs_at(1e-4);
+    let plan = |c: &Costs| (c.plan.per_unit, c.plan.width);
+    costs.learn_plan(4, true, 8e-6, false);
+    assert_eq!(plan(&costs), (2e-6, 4));
+    costs.learn_plan(256, true, 128e-6, false);
+    assert_eq!(plan(&costs), (0.5e-6, 256));
+    costs.learn_plan(4, true, 1e-3, false);
+    assert_eq!(costs.per_unit(Kinds::OTHERS), 0.5e-6);
+    costs.learn_plan(256, false, 64e-6, false);
+    assert_eq!(costs.per_unit(Kinds::OTHERS), 0.5e-6);
+    costs.learn_plan(256, false, 512e-6, false);
+    assert_eq!(costs.per_unit(Kinds::OTHERS), 2e-6);
+    // Until a survival system's plan is measured, its rounds cost as the others' do.
+    assert_eq!(costs.per_unit(SURVIVAL), 2e-6);
+    assert_eq!(costs.per_unit(Kinds::BOTH), 2e-6);
+}
+
+/// A seed's costs before any beam: `per_unit` measured by the quick answer at width 1.
+fn costs_at(per_unit: f64) -> Costs {
+    Costs {
+        plan: UnitWork { per_unit, width: 1 },
+        survival: None,
         units: 100.0,
         plain: 0.0,
         greedy: None,
@@ -330,18 +349,37 @@ fn the_plan_cost_follows_the_widest_game_measured() {
         chars_factor: 60.0,
         chars_measured: false,
         polish_gain: 1.02,
-    };
-    costs.learn_plan(4, true, 8e-6);
-    assert_eq!((costs.per_unit, costs.per_unit_width), (2e-6, 4));
-    costs.learn_plan(256, true, 128e-6);
-    assert_eq!((costs.per_unit, costs.per_unit_width), (0.5e-6, 256));
-    costs.learn_plan(4, true, 1e-3);
-    assert_eq!(costs.per_unit, 0.5e-6);
-    costs.learn_plan(256, false, 64e-6);
-    assert_eq!(costs.per_unit, 0.5e-6);
-    costs.learn_plan(256, false, 512e-6);
-    assert_eq!(costs.per_unit, 2e-6);
+    }
 }
+
+/// Regression (issue 44): a survival system's beam costs several times another's of the same
+/// width; learnt into one cost, it made every later round of the others look too dear to fit
+/// (S45's 10114 at 1 s re-planned tails at width 4 where a width-16 round of `low` fitted and
+/// scored 10 % more). Each kind of system now has its own cost, and a re-plan of either only
+/// raises its own; a round costs its dearest kind's. On problem 18 at 1 s, pricing a round of
+/// both kinds at the survival systems' cost alone started a width-16 round whose other
+/// system's beam, valuing phrases by words, cost four times more (38,024 -> 27,853).
+#[test]
+fn survival_plans_cost_apart_from_the_others() {
+    let mut costs = costs_at(1e-4);
+    costs.learn_plan(4, true, 8e-6, false);
+    costs.learn_plan(4, true, 32e-6, true);
+    assert_eq!(costs.per_unit(Kinds::OTHERS), 2e-6);
+    assert_eq!(costs.per_unit(SURVIVAL), 8e-6);
+    assert_eq!(costs.per_unit(Kinds::BOTH), 8e-6);
+    costs.learn_plan(4, false, 64e-6, true);
+    assert_eq!(costs.per_unit(Kinds::OTHERS), 2e-6);
+    assert_eq!(costs.per_unit(SURVIVAL), 16e-6);
+    costs.learn_plan(16, true, 640e-6, false);
+    assert_eq!(costs.per_unit(Kinds::OTHERS), 40e-6);
+    assert_eq!(costs.per_unit(SURVIVAL), 16e-6);
+    assert_eq!(costs.per_unit(Kinds::BOTH), 40e-6);
+}
+
+const SURVIVAL: Kinds = Kinds {
+    survival: true,
+    others: false,
+};
 
 /// The setup of a run's only seed in `world` with `lanes` lanes: five systems and no survival
 /// one, no greedy-spelling limit (`unit_states` 0) and no exhaustive search (an unbounded space).
