@@ -54,7 +54,7 @@ pub(super) struct Costs {
     /// The planning work of the scoring systems.
     pub plan: UnitWork,
     /// The planning work of the survival systems, once one planned: their beams weigh the
-    /// board's stack and cost several times the others' of the same width, so that a cost
+    /// board's stack and often cost several times the others' of the same width, so that a cost
     /// learnt from one would make every later round of the others look too dear to fit.
     pub survival: Option<UnitWork>,
     /// The most units a game lasted.

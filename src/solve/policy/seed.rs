@@ -356,6 +356,14 @@ impl SeedState {
             .map_or(u32::MAX, |n| n.saturating_sub(self.games.planned))
     }
 
+    /// The attempts of its next round: one per lane, as many as the preset still allows.
+    fn round_size(&self, preset: &Preset) -> usize {
+        self.setup
+            .lanes
+            .max(1)
+            .min(self.attempts_left(preset) as usize)
+    }
+
     /// The seed's expected points per work second for its next round.
     pub fn expected_rate(&self, o: &SearchOptions) -> f64 {
         self.rate.expected(self.games.best, o)
@@ -410,7 +418,7 @@ impl SeedState {
                 };
                 let w = &self.widening;
                 let renew = look.repair || look.stuck && (w.stuck_rounds + 1).is_multiple_of(2);
-                let n = lanes.min(self.attempts_left(preset) as usize);
+                let n = self.round_size(preset);
                 let start = if renew { Start::Cuts } else { Start::Fresh };
                 Verdict::Round(self.round_of(o, look.next, n, start))
             }
@@ -456,11 +464,7 @@ impl SeedState {
     /// Where the next round of beams stands (`None` before the cost model).
     fn outlook(&self, ctx: Ctx) -> Option<Outlook> {
         let Ctx { o, preset } = ctx;
-        let n = self
-            .setup
-            .lanes
-            .max(1)
-            .min(self.attempts_left(preset) as usize);
+        let n = self.round_size(preset);
         let m = self.model(o, self.kinds(o, n))?;
         let w = &self.widening;
         let spent_all = n == 0;

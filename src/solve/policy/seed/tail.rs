@@ -13,11 +13,7 @@ impl SeedState {
     pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
         let Ctx { o, preset } = ctx;
         let units = self.games.kept.first()?.units;
-        let n = self
-            .setup
-            .lanes
-            .max(1)
-            .min(self.attempts_left(preset) as usize);
+        let n = self.round_size(preset);
         if units == 0 || n == 0 {
             return None;
         }
