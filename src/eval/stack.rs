@@ -22,7 +22,9 @@
 //! Everything that depends only on the problem is computed once, with the move-generation
 //! tables ([`StackMap`], in the planner's [`crate::plan::Tables`]); this module reads it. A lock's
 //! features cost one look-up per cell, plus the flood of the rows it spans and the row below
-//! them for `sealed`; a board's state one flood of its rows.
+//! them for `sealed` ([`StackMap::seal`], which the scorer works out only for the locks that may
+//! still rank among the beam's best: see [`super::scorer`]); a board's state one flood of its
+//! rows.
 
 use super::Weights;
 use crate::engine::Board;
@@ -47,6 +49,13 @@ pub struct StackNode {
     cur: Vec<u64>,
     prev: Vec<u64>,
     seeds: Vec<u64>,
+}
+
+impl StackNode {
+    /// Whether the locks on this board count the cells they seal ([`StackMap::seal`]).
+    pub fn seals(&self) -> bool {
+        !self.reach.is_empty()
+    }
 }
 
 /// A lock's features of the stack evaluation.
@@ -245,14 +254,15 @@ impl StackMap {
 
     /// A lock's features on `board`, which `node` describes: the share of the units that could
     /// spawn and whose spawn position its cells cover, the rows by which it raises the top of
-    /// the stack, the danger its cells add, and the empty cells it seals and the rows it makes
-    /// dead (0 unless `node` holds the reach).
+    /// the stack, the danger its cells add, and, where `sealing`, the empty cells it seals and
+    /// the rows it makes dead (0 unless `node` holds the reach; see [`StackMap::seal`]).
     pub fn lock(
         &self,
         board: &Board,
         space: &UnitSpace,
         s: State,
         node: &mut StackNode,
+        sealing: bool,
     ) -> LockStack {
         let cells = space.cells(s);
         let (mut covered, mut highest, mut danger) = (0u64, i64::MAX, 0.0);
@@ -270,17 +280,35 @@ impl StackMap {
             (covered & !node.blocked).count_ones() as f64 / self.unit_bits as f64
         };
         let height = (node.top as i64 - highest).max(0) as f64;
-        let (sealed, dead) = if node.reach.is_empty() {
-            (0, 0)
-        } else {
-            self.newly_sealed(board, cells, s, node)
-        };
-        LockStack {
+        let mut st = LockStack {
             spawn,
             height,
             danger,
-            sealed: sealed as f64,
-            dead: dead as f64,
+            sealed: 0.0,
+            dead: 0.0,
+        };
+        if sealing {
+            self.seal(board, space, s, node, &mut st);
+        }
+        st
+    }
+
+    /// Adds to `st`, the features [`StackMap::lock`] gave without sealing, the empty cells the
+    /// lock at `s` seals and the rows it makes dead (none unless `node` holds the reach). Both
+    /// are counts, so with weights that are not positive they only lower a lock's score: the
+    /// scorer works them out only for the locks that could still rank among the best.
+    pub fn seal(
+        &self,
+        board: &Board,
+        space: &UnitSpace,
+        s: State,
+        node: &mut StackNode,
+        st: &mut LockStack,
+    ) {
+        if !node.reach.is_empty() {
+            let (sealed, dead) = self.newly_sealed(board, space.cells(s), s, node);
+            st.sealed = sealed as f64;
+            st.dead = dead as f64;
         }
     }
 
@@ -433,7 +461,7 @@ mod tests {
                     .sum::<usize>();
                 assert_eq!(map.sealed(&sim.board).0, empty - reached.len());
                 for lock in &scratch.locks {
-                    let f = map.lock(&sim.board, space, lock.state, &mut node);
+                    let f = map.lock(&sim.board, space, lock.state, &mut node, true);
                     let mut after = sim.board.clone();
                     let mut cells = Vec::new();
                     for &(dx, dy) in space.cells(lock.state) {

@@ -180,6 +180,7 @@ fn plan_with<E: Evaluator + ?Sized>(
                 free: &scratch.free,
                 locks: &scratch.locks,
                 carry: node.carry,
+                keep: branch,
             };
             eval.score(&at, &mut scored);
             let keep = branch.min(scored.len());

@@ -36,6 +36,9 @@ pub struct Candidates<'a> {
     pub locks: &'a [Lock],
     /// What the partial game's last lock left (see [`Evaluator`]).
     pub carry: u32,
+    /// How many of the best locks the beam keeps: an evaluator may leave out of its scores the
+    /// locks it proves to score less than that many others (see [`Evaluator::score`]).
+    pub keep: usize,
 }
 
 /// Values the locks of one partial game and the states of boards, for the beam.
@@ -61,6 +64,8 @@ pub trait Evaluator {
         scratch: &mut Scratch,
     ) -> (f64, StateMemo);
 
-    /// Fills `out` (cleared by the caller) with the value of each of `at.locks`, in order.
+    /// Fills `out` (cleared by the caller) with the value of each of `at.locks`, in order, or
+    /// of some of them in any order: those left out must each score less than `at.keep` of the
+    /// locks given, so that the `at.keep` best are the same as with every lock scored.
     fn score(&mut self, at: &Candidates, out: &mut Vec<Scored>);
 }
