@@ -117,10 +117,10 @@ impl Evaluator for LockScorer<'_> {
 
 impl LockScorer<'_> {
     /// [`Evaluator::score`] with the sealed cells counted only for the locks that may rank
-    /// among the `at.keep` best (see there; `at.keep` is at least 1). Each score is summed in the same order as when
-    /// every lock is scored, so the locks scored get the same values to the bit; a bound is the
-    /// same sum with no cell sealed, and floating-point addition is monotone, so no lock left
-    /// out could have beaten the `at.keep`-th.
+    /// among the `at.keep` best (see there; `at.keep` is at least 1). Each score is summed in
+    /// the same order as when every lock is scored, so the locks scored get the same values to
+    /// the bit; a bound is the same sum with no cell sealed, and floating-point addition is
+    /// monotone, so no lock left out could have beaten the `at.keep`-th.
     fn score_lazily(&mut self, at: &Candidates, out: &mut Vec<Scored>) {
         let (sim, locks) = (at.sim, at.locks);
         let (w, map) = (self.weights, &self.tables.stack);
