@@ -239,11 +239,24 @@ impl Features {
     /// Computes the features of locking `space`'s unit at `s` on `board`, after a lock that
     /// cleared `ls_old` lines.
     pub fn of(board: &Board, space: &UnitSpace, s: State, ls_old: usize) -> Features {
+        Features::of_counted(board, |y| board.row_count(y), space, s, ls_old)
+    }
+
+    /// [`Features::of`] with the filled cells of each row of `board` given by `row_count`: the
+    /// scorer counts them once per board rather than once per lock.
+    #[inline]
+    pub fn of_counted(
+        board: &Board,
+        row_count: impl Fn(usize) -> usize,
+        space: &UnitSpace,
+        s: State,
+        ls_old: usize,
+    ) -> Features {
         let (w, h) = (board.width() as i64, board.height() as i64);
         let outline = space.outline(s);
         let mut f = Features::default();
         for &(dy, n) in &outline.rows {
-            let filled = board.row_count((s.y + dy) as usize) + n;
+            let filled = row_count((s.y + dy) as usize) + n;
             if filled as i64 == w {
                 f.lines += 1;
             } else {

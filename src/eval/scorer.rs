@@ -27,6 +27,8 @@ pub struct LockScorer<'a> {
     valuer: Option<PhraseValuer<'a>>,
     /// The valuer's value and carry per lock of the partial game at hand (empty without one).
     extra: Vec<(f64, u32)>,
+    /// The filled cells of each row of the board at hand.
+    counts: Vec<usize>,
     /// Buffers of [`LockScorer::score_lazily`].
     bounds: Vec<Bound>,
     best: Vec<f64>,
@@ -43,6 +45,7 @@ impl<'a> LockScorer<'a> {
             rng: Pcg64Mcg::seed_from_u64(rng_seed),
             valuer: None,
             extra: Vec::new(),
+            counts: Vec::new(),
             bounds: Vec::new(),
             best: Vec::new(),
         }
@@ -79,6 +82,11 @@ impl Evaluator for LockScorer<'_> {
         }
         let (w, map) = (self.weights, &self.tables.stack);
         let space = &self.tables.spaces[at.unit];
+        // Each lock reads the fill of the rows it touches: counted once per board here (a
+        // population count per word, in software on the build's baseline CPU).
+        self.counts.clear();
+        self.counts
+            .extend((0..sim.board.height()).map(|y| sim.board.row_count(y)));
         if self.stacked {
             let holes = w.sealed != 0.0 || w.dead != 0.0;
             map.node(&sim.board, holes, &mut self.node);
@@ -99,8 +107,9 @@ impl Evaluator for LockScorer<'_> {
             self.score_lazily(at, out);
             return;
         }
+        let counts = |y: usize| self.counts[y];
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of(&sim.board, space, lock.state, sim.ls_old);
+            let f = Features::of_counted(&sim.board, counts, space, lock.state, sim.ls_old);
             let mut v = f.score(w);
             let mut added = 0.0;
             if self.stacked {
@@ -125,9 +134,11 @@ impl LockScorer<'_> {
         let (sim, locks) = (at.sim, at.locks);
         let (w, map) = (self.weights, &self.tables.stack);
         let space = &self.tables.spaces[at.unit];
+        let counts = |y: usize| self.counts[y];
         self.bounds.clear();
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of(&sim.board, space, lock.state, sim.ls_old).score(w);
+            let f =
+                Features::of_counted(&sim.board, counts, space, lock.state, sim.ls_old).score(w);
             let st = map.lock(&sim.board, space, lock.state, &mut self.node, false);
             // The noise draws once per lock, in the locks' order, as when all are scored.
             let noise = w.noise * self.rng.gen::<f64>();
