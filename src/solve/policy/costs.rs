@@ -42,6 +42,10 @@ impl Kinds {
         survival: false,
         others: true,
     };
+    pub const SURVIVAL: Kinds = Kinds {
+        survival: true,
+        others: false,
+    };
     pub const BOTH: Kinds = Kinds {
         survival: true,
         others: true,

@@ -650,7 +650,7 @@ impl SeedState {
                     system,
                     width: w,
                     mode,
-                    base: base.and_then(|b| start.base(id, (b.id, b.units))),
+                    base: base.and_then(|b| start.base(id, (b.id, b.units), survive)),
                     screen,
                     valuer: Valuer::of_attempt(survive, self.games.whole(self.setup.source), o),
                     revive: if start == Start::Fresh

@@ -92,19 +92,22 @@ pub(super) enum Start {
     Fresh,
     /// Neighbourhoods of the best game, cut anywhere.
     Cuts,
-    /// Neighbourhoods of the best game cut among its last `span` units: a tail round, at the
+    /// Neighbourhoods of the best game cut among its last `span` units (`survival_span` for an
+    /// attempt of the survival systems, whose beams cost another price): a tail round, at the
     /// end of the time.
-    Tail { span: usize },
+    Tail { span: usize, survival_span: usize },
 }
 
 impl Start {
-    /// The game the attempts re-plan, with `id`, from the best game `base` (`None`: fresh).
-    pub fn base(self, id: u32, best: (GameId, usize)) -> Option<(GameId, usize)> {
+    /// The game attempt `id` re-plans from the best game `best` (`None`: fresh), planning with a
+    /// survival system or not (`survive`).
+    pub fn base(self, id: u32, best: (GameId, usize), survive: bool) -> Option<(GameId, usize)> {
         let (game, units) = best;
         let span = match self {
             Start::Fresh => return None,
             Start::Cuts => units,
-            Start::Tail { span } => span.min(units),
+            Start::Tail { survival_span, .. } if survive => survival_span.min(units),
+            Start::Tail { span, .. } => span.min(units),
         };
         Some((game, cut_of(id, units, span)))
     }

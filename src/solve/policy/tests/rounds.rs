@@ -332,7 +332,7 @@ fn the_plan_cost_follows_the_widest_game_measured() {
     costs.learn_plan(256, false, 512e-6, false);
     assert_eq!(costs.per_unit(Kinds::OTHERS), 2e-6);
     // Until a survival system's plan is measured, its rounds cost as the others' do.
-    assert_eq!(costs.per_unit(SURVIVAL), 2e-6);
+    assert_eq!(costs.per_unit(Kinds::SURVIVAL), 2e-6);
     assert_eq!(costs.per_unit(Kinds::BOTH), 2e-6);
 }
 
@@ -365,21 +365,16 @@ fn survival_plans_cost_apart_from_the_others() {
     costs.learn_plan(4, true, 8e-6, false);
     costs.learn_plan(4, true, 32e-6, true);
     assert_eq!(costs.per_unit(Kinds::OTHERS), 2e-6);
-    assert_eq!(costs.per_unit(SURVIVAL), 8e-6);
+    assert_eq!(costs.per_unit(Kinds::SURVIVAL), 8e-6);
     assert_eq!(costs.per_unit(Kinds::BOTH), 8e-6);
     costs.learn_plan(4, false, 64e-6, true);
     assert_eq!(costs.per_unit(Kinds::OTHERS), 2e-6);
-    assert_eq!(costs.per_unit(SURVIVAL), 16e-6);
+    assert_eq!(costs.per_unit(Kinds::SURVIVAL), 16e-6);
     costs.learn_plan(16, true, 640e-6, false);
     assert_eq!(costs.per_unit(Kinds::OTHERS), 40e-6);
-    assert_eq!(costs.per_unit(SURVIVAL), 16e-6);
+    assert_eq!(costs.per_unit(Kinds::SURVIVAL), 16e-6);
     assert_eq!(costs.per_unit(Kinds::BOTH), 40e-6);
 }
-
-const SURVIVAL: Kinds = Kinds {
-    survival: true,
-    others: false,
-};
 
 /// The setup of a run's only seed in `world` with `lanes` lanes: five systems and no survival
 /// one, no greedy-spelling limit (`unit_states` 0) and no exhaustive search (an unbounded space).
