@@ -677,6 +677,23 @@ impl SeedState {
     }
 }
 
+/// The only seed of a run on two lanes: 1,000 units, five systems and a survival one.
+#[cfg(test)]
+fn lone_survival_seed() -> SeedState {
+    SeedState::new(SeedSetup {
+        weight: 1.0,
+        source: 1000,
+        lanes: 2,
+        spells: true,
+        systems: 5,
+        survival: 1,
+        max_width: 2048,
+        size: 1.0,
+        unit_states: 0,
+        space: f64::INFINITY,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -689,18 +706,7 @@ mod tests {
     #[test]
     fn tails_that_gain_little_let_a_polish_go_first() {
         let o = SearchOptions::default();
-        let mut s = SeedState::new(SeedSetup {
-            weight: 1.0,
-            source: 1000,
-            lanes: 2,
-            spells: true,
-            systems: 5,
-            survival: 1,
-            max_width: 2048,
-            size: 1.0,
-            unit_states: 0,
-            space: f64::INFINITY,
-        });
+        let mut s = lone_survival_seed();
         s.rate.start(10_000, 0.1, &o);
         s.widening.widen_rate = 30_000.0;
         assert_eq!(s.search_rate(), 30_000.0);

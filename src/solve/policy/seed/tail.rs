@@ -67,7 +67,7 @@ mod tests {
     use crate::encode::Mode;
     use crate::solve::budget::Preset;
     use crate::solve::policy::costs::{Costs, UnitWork};
-    use crate::solve::policy::{GameId, SeedSetup, Summary, Task};
+    use crate::solve::policy::{GameId, Summary, Task};
     use crate::solve::SearchOptions;
 
     /// Regression (issue 44): a tail round of a dying seed was priced at its dearest kind of
@@ -82,18 +82,7 @@ mod tests {
             o: &o,
             preset: &preset,
         };
-        let mut s = SeedState::new(SeedSetup {
-            weight: 1.0,
-            source: 1000,
-            lanes: 2,
-            spells: true,
-            systems: 5,
-            survival: 1,
-            max_width: 2048,
-            size: 1.0,
-            unit_states: 0,
-            space: f64::INFINITY,
-        });
+        let mut s = super::super::lone_survival_seed();
         s.costs = Some(Costs {
             plan: UnitWork {
                 per_unit: 8e-6,
