@@ -127,7 +127,7 @@ mod tests {
                 }
             }
         }
-        // At width 16 the others fit 65 units (a span of 64), `survive` 260 (256).
+        // At width 16 the others fit about 65 units (a span of 64), `survive` about 260 (256).
         let (least_survival, least_other) = (
             *survival_cuts.iter().min().unwrap(),
             *other_cuts.iter().min().unwrap(),
