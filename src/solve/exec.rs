@@ -17,7 +17,7 @@
 //! deadlines) is [`budget`]'s: the executor only reads the clock and hands the times over.
 
 use super::budget::{self, Budget, Preset, Timing};
-use super::policy::{GameId, Policy, Report, Round, SeedSetup, Task};
+use super::policy::{GameId, Outcome, Policy, Report, Round, SeedSetup, Task};
 use super::tasks::{GameData, SeedTasks};
 use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
@@ -54,7 +54,7 @@ struct Flight {
 /// The game a task starts from, if any.
 fn needs(task: &Task) -> Option<GameId> {
     match task {
-        Task::SpellGreedy { game } | Task::Polish { game } => Some(*game),
+        Task::SpellGreedy { game } | Task::Polish { game, .. } => Some(*game),
         Task::Attempt(a) => a.base.map(|(id, _)| id),
         Task::Quick { .. } | Task::Exhaust { .. } => None,
     }
@@ -65,7 +65,7 @@ fn makes(task: &Task) -> GameId {
     match task {
         Task::Quick { id } | Task::Exhaust { id, .. } => GameId::Planned(*id),
         Task::Attempt(a) => GameId::Planned(a.id),
-        Task::SpellGreedy { game } | Task::Polish { game } => *game,
+        Task::SpellGreedy { game } | Task::Polish { game, .. } => *game,
     }
 }
 
@@ -463,8 +463,11 @@ impl<'a> Executor<'a> {
                 // A round's games are taken when it starts, so this cannot happen.
                 None => (super::tasks::unfinished(), None),
             },
-            Task::Polish { game } => match base {
-                Some(g) => t.polish(*game, g),
+            &Task::Polish { game, from, to } => match base {
+                Some(g) => {
+                    let cut = left.map_or(Cut::NONE, |left| budget::cut(left, &timing));
+                    t.polish(game, g, (from, to), &cut)
+                }
                 // A round's games are taken when it starts, so this cannot happen.
                 None => (super::tasks::unfinished(), None),
             },
@@ -488,10 +491,25 @@ impl<'a> Executor<'a> {
         shared: &mut Shared,
         seed: usize,
         index: usize,
-        report: Report,
-        game: Option<GameData>,
+        mut report: Report,
+        mut game: Option<GameData>,
     ) -> Option<SeedResult> {
         shared.work[seed] += report.work();
+        // A polish of a part goes into its game as the round's other parts left it.
+        let task = &shared.flights[seed]
+            .as_ref()
+            .expect("a round in flight")
+            .round
+            .tasks[index];
+        if let (&Task::Polish { game: id, from, .. }, Outcome::Spelt(s), Some(g)) =
+            (task, &mut report.outcome, &game)
+        {
+            if let (Some(to), Some(current)) = (s.polished_to, shared.games[seed].get(&id)) {
+                let merged = self.tasks_of(seed, None).splice(current, g, (from, to));
+                (s.score, s.power) = (merged.result.score, merged.result.power_score);
+                game = Some(merged);
+            }
+        }
         let flight = shared.flights[seed].as_mut().expect("a round in flight");
         flight.reports[index] = Some(report);
         // Tasks waiting for this task's game may start, on this worker first.

@@ -122,6 +122,10 @@ pub struct SearchOptions {
     /// The least share of a game's units that a round at the end of the time re-plans (its cut
     /// late enough to plan and spell the rest in time).
     pub tail_min_share: f64,
+    /// Whether a tail round polishes a part of the best game, where it lasts the whole source and
+    /// the character encoder has not spelt it: as many of its units as fit, after those a
+    /// polish tried already, on one lane (re-plans of its last units on the others).
+    pub tail_polish: bool,
     /// Across seeds, the weight kept by the gains and costs of a seed's earlier rounds at each
     /// new round: its expected rate follows its recent rounds.
     pub rate_decay: f64,

@@ -115,6 +115,9 @@ pub struct Summary {
     pub kept: usize,
     /// Work seconds its spelling took (of the units after `kept`).
     pub spell_work: f64,
+    /// After a polish of a part of the game ([`Task::Polish`] with a `to`): the units the
+    /// character encoder spelt to, which falls short of `to` where the polish ran out of time.
+    pub polished_to: Option<usize>,
 }
 
 /// Which plans an attempt spells (see the module doc).
@@ -172,9 +175,14 @@ pub enum Task {
     SpellGreedy {
         game: GameId,
     },
-    /// A game spelt again by the character encoder.
+    /// A game spelt again by the character encoder: its units from `from` on (the text of
+    /// those before kept, its phrases counted as used) up to `to` (the text of those after kept
+    /// too; `None`: to the end). A part of a game is polished where the whole does not fit in
+    /// the time left ([`SearchOptions::tail_polish`]); a later polish goes on from there.
     Polish {
         game: GameId,
+        from: usize,
+        to: Option<usize>,
     },
     Attempt(Attempt),
     /// Part `part` of `parts` of the seed's every game ([`crate::plan::every`]), valued at

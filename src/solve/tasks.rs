@@ -124,6 +124,7 @@ impl<'a> SeedTasks<'a> {
             spelling: g.result.spelling,
             kept,
             spell_work,
+            polished_to: None,
         }
     }
 
@@ -481,22 +482,61 @@ impl<'a> SeedTasks<'a> {
 
     /// Spells a game again with the character encoder; `Unfinished` when it could not finish
     /// in time.
-    pub fn polish(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
+    pub fn polish(
+        &self,
+        id: GameId,
+        game: &GameData,
+        (from, to): (usize, Option<usize>),
+        cut: &Cut,
+    ) -> (Report, Option<GameData>) {
         let mut stats = CharStats::default();
         let chars = self.prep.chars(self.table);
+        let n = game.plan.placements.len();
+        let end = to.unwrap_or(n).min(n);
+        let from = from.min(end);
+        // A part stops after the unit past which the work left before its horizon would not
+        // cover another unit at the pace so far (the backward pass's work included, so the
+        // pace is a slow one): the units spelt are kept, where a whole game's polish cut
+        // short would give nothing.
+        let enough =
+            |done: usize| cut.allowance.is_finite() && cut.left() < cut.spent() / done as f64;
+        let enough: Option<&dyn Fn(usize) -> bool> = to.map(|_| &enough as &dyn Fn(usize) -> bool);
         let (result, spell_work, seconds) = timed(|| {
-            let text = self
-                .encoder
-                .encode_chars(chars, &game.plan, self.deadline, &mut stats)?;
-            let tag = game
-                .result
-                .tag
-                .replace(" (stored)", "")
-                .replace(" dp", " chars")
-                .replace(" greedy", " chars");
-            Some(self.result(text, tag, Mode::Chars))
+            let text = &game.result.solution;
+            // The text before the part, kept: each unit's text ends with the command that
+            // locks it, so the part's units start on the boards they did.
+            let before = text_of_opening(self.problem(), self.seed, text, from)?;
+            let part = Plan {
+                placements: game.plan.placements[..end].to_vec(),
+                ..game.plan.clone()
+            };
+            let opening = Opening {
+                units: from,
+                text: before,
+            };
+            let (spelt, reached) = self.encoder.encode_chars_part(
+                chars,
+                &part,
+                opening,
+                self.deadline,
+                enough,
+                &mut stats,
+            )?;
+            // The text after the units spelt, kept.
+            let until = text_of_opening(self.problem(), self.seed, text, reached)?;
+            let tag = game.result.tag.replace(" (stored)", "");
+            // A part leaves the game the DP encoder's elsewhere (the policy follows how far
+            // the parts got, and a later polish goes on from there).
+            let (tag, mode) = if reached == n && (from == 0 || to.is_none()) {
+                let tag = tag.replace(" dp", " chars").replace(" greedy", " chars");
+                (tag, Mode::Chars)
+            } else {
+                (tag, game.result.spelling)
+            };
+            let result = self.result(spelt + &text[until.len()..], tag, mode);
+            Some((result, reached))
         });
-        let Some(result) = result else {
+        let Some((result, reached)) = result else {
             let mut r = unfinished();
             r.spell_work = spell_work;
             r.spell_seconds = seconds;
@@ -504,11 +544,41 @@ impl<'a> SeedTasks<'a> {
         };
         if self.debug {
             crate::note!(
-                "  problem {} seed {} polish {}: {seconds:.3}s/{spell_work:.3}w score {} -> {} ({} states, {} fallbacks)",
+                "  problem {} seed {} polish {} units {from}..{reached} of {from}..{end}: {seconds:.3}s/{spell_work:.3}w score {} -> {} ({} states, {} fallbacks)",
                 self.problem().id, self.seed, game.result.tag, game.result.score, result.score, stats.states, stats.fallbacks
             );
         }
-        self.respelt(id, game, result, spell_work, seconds)
+        let (mut report, spelt) = self.respelt(id, game, result, spell_work, seconds);
+        if let Outcome::Spelt(s) = &mut report.outcome {
+            s.polished_to = to.map(|_| reached);
+        }
+        (report, spelt)
+    }
+
+    /// `current`, the game as it stands, with units `from..to` spelt as `part` spells them:
+    /// where the lanes of a round polish parts of one game side by side, each part's text
+    /// goes into the game as the others left it. The units before and after are `current`'s.
+    pub fn splice(
+        &self,
+        current: &GameData,
+        part: &GameData,
+        (from, to): (usize, usize),
+    ) -> GameData {
+        let (p, seed) = (self.problem(), self.seed);
+        let spliced = (|| {
+            let (old, new) = (&current.result.solution, &part.result.solution);
+            let before = text_of_opening(p, seed, old, from)?;
+            let after = text_of_opening(p, seed, old, to)?.len();
+            let start = text_of_opening(p, seed, new, from)?.len();
+            let end = text_of_opening(p, seed, new, to)?.len();
+            Some(format!("{before}{}{}", &new[start..end], &old[after..]))
+        })();
+        let text = spliced.unwrap_or_else(|| part.result.solution.clone());
+        GameData {
+            plan: current.plan.clone(),
+            result: self.result(text, part.result.tag.clone(), part.result.spelling),
+            system: current.system,
+        }
     }
 
     /// The report and the game of a task that spelt `game`'s plan again, as `result`, in
@@ -628,5 +698,59 @@ mod tests {
             // The case tells the valuers apart: valuing phrases moves some lock.
             assert_ne!(plans[0].placements, plans[1].placements, "{name}");
         }
+    }
+
+    /// A polish of a part spells the part's units with the character encoder and keeps the
+    /// text of the units before and after it: the game replays to the same locks, its text
+    /// outside the part is the one it had, and the report says where the part ended. Where
+    /// its time runs out, it stops short, after at least one unit, and says so.
+    #[test]
+    fn a_polish_of_a_part_keeps_the_rest_of_the_text() {
+        let p = crate::testkit::phrase_valued_problem();
+        let prep = Prepared::new(&p);
+        let cfg = SolveConfig::new(Phrases::official());
+        let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
+        let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, None, false);
+        let a = Attempt {
+            id: 1,
+            system: 0,
+            width: 4,
+            mode: Mode::Dp,
+            base: None,
+            screen: Screen::NONE,
+            valuer: Valuer::Words,
+            revive: 0,
+        };
+        let (_, game) = tasks.attempt(&a, None, &Cut::NONE);
+        let game = game.expect("a game");
+        let (text, n) = (&game.result.solution, game.plan.placements.len());
+        assert!(n >= 4, "{n} units");
+        let opening = |t: &str, k| {
+            text_of_opening(&p, 7, t, k)
+                .expect("it replays")
+                .to_string()
+        };
+        let (from, to) = (1, n / 2 + 1);
+        let check = |cut: &Cut| {
+            let (r, g) = tasks.polish(GameId::Planned(1), &game, (from, Some(to)), cut);
+            let Outcome::Spelt(s) = r.outcome else {
+                panic!("{r:?}")
+            };
+            let reached = s.polished_to.expect("a part says where it ended");
+            let g = g.expect("a game");
+            let t = &g.result.solution;
+            let plan = plan_of_text(&p, &prep.tables, 7, t).expect("it replays");
+            // The same cells locked (a symmetric unit's pivot may differ).
+            let keys = |p: &Plan| p.placements.iter().map(|l| l.lock.key).collect::<Vec<_>>();
+            assert_eq!(keys(&plan), keys(&game.plan));
+            assert_eq!(opening(t, from), opening(text, from));
+            let after = |t: &str| t[opening(t, reached).len()..].to_string();
+            assert_eq!(after(t), after(text));
+            assert_eq!(g.result.score, s.score);
+            reached
+        };
+        assert_eq!(check(&Cut::NONE), to);
+        // No work allowed: the part stops after its first unit.
+        assert_eq!(check(&Cut::starting_now(0.0, 0.0, 0.0)), from + 1);
     }
 }

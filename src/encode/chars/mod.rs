@@ -143,6 +143,23 @@ impl Encoder<'_> {
         deadline: Option<Instant>,
         stats: &mut CharStats,
     ) -> Option<String> {
+        self.encode_chars_part(ct, plan, opening, deadline, None, stats)
+            .map(|(text, _)| text)
+    }
+
+    /// As [`Encoder::encode_chars_after`], but asking `enough` after each unit spelt (with the
+    /// units spelt so far) whether to stop there; the deadline then stops it the same way. The
+    /// text and the units it spells (`plan`'s first units; all of them without a stop).
+    /// `None` when the deadline passes before the first unit is spelt.
+    pub fn encode_chars_part(
+        &self,
+        ct: &CharTables,
+        plan: &Plan,
+        opening: super::Opening,
+        deadline: Option<Instant>,
+        enough: Option<&dyn Fn(usize) -> bool>,
+        stats: &mut CharStats,
+    ) -> Option<(String, usize)> {
         let n = plan.placements.len();
         let first = opening.units.min(n);
         crate::work::add(crate::work::Op::CharsCall, 1);
@@ -158,7 +175,7 @@ impl Encoder<'_> {
         let mut so_far = SoFar::new(self.table.phrases.len());
         so_far.push(ct, opening.text);
         let expanded = stats.expansions;
-        let text = forward.spell(first, so_far, stats);
+        let text = forward.spell(first, so_far, stats, enough);
         crate::work::add(
             crate::work::Op::CharsNode,
             stats.expansions.saturating_sub(expanded) as u64,

@@ -103,17 +103,29 @@ impl Forward<'_> {
         self.build_in(u, self.ct.corridor, region, bufs, free)
     }
 
-    /// Spells the units from `first` on after the text `so_far`; `None` past the deadline.
+    /// Spells the units from `first` on after the text `so_far`, and the units it spelt to;
+    /// `None` past the deadline. Where `enough` is given, it is asked after each unit whether
+    /// to stop there (with the units spelt so far), and the deadline stops the walks the same
+    /// way: the text then ends with the last unit spelt.
     pub(super) fn spell(
         &self,
         first: usize,
         mut so_far: SoFar,
         stats: &mut CharStats,
-    ) -> Option<String> {
+        enough: Option<&dyn Fn(usize) -> bool>,
+    ) -> Option<(String, usize)> {
         let mut scratch = Scratch::default();
         let mut back = self.backward(first, &mut scratch, stats)?;
-        for u in first..self.plan.placements.len() {
-            if crate::stop::passed(self.deadline) {
+        let n = self.plan.placements.len();
+        for u in first..n {
+            let passed = crate::stop::passed(self.deadline);
+            if let Some(enough) = enough {
+                if u > first && (passed || enough(u - first)) {
+                    stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
+                    return Some((so_far.text, u));
+                }
+            }
+            if passed {
                 return None;
             }
             let kept = back.kept[u].take();
@@ -125,7 +137,7 @@ impl Forward<'_> {
             so_far.push(self.ct, &text);
         }
         stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
-        Some(so_far.text)
+        Some((so_far.text, n))
     }
 
     /// The plain shortest path of unit `u` to its lock: the last resort, which always locks it

@@ -227,4 +227,11 @@ impl Model<'_> {
         let c = self.costs;
         g.spell_work.max(c.encode * self.o.polish_least_share) * c.chars_factor
     }
+
+    /// A polish's expected work on `share` of a whole game's units: that share of the DP
+    /// encoder's work on a whole game, times the character encoder's factor.
+    pub fn polish_part_cost(&self, share: f64) -> f64 {
+        let c = self.costs;
+        c.encode * c.chars_factor * share
+    }
 }

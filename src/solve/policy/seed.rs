@@ -46,8 +46,11 @@ pub(super) struct Games {
     /// The games kept, best first (ties: the lower id first).
     pub kept: Vec<Summary>,
     pub best: u64,
-    /// Games a polish was tried on.
+    /// Games a polish was tried on, to the end.
     pub polished: Vec<GameId>,
+    /// Games whose first units a polish was tried on, and how many ([`Task::Polish`]'s `to`):
+    /// a later polish goes on from there.
+    pub polished_to: Vec<(GameId, usize)>,
     /// Games planned so far: the next attempt's id.
     pub planned: u32,
 }
@@ -90,6 +93,14 @@ impl Games {
                 && !self.polished.contains(&g.id)
                 && g.score as f64 * c.polish_gain >= self.best as f64
         })
+    }
+
+    /// The units of game `id` a polish was tried on, from its first (0: none).
+    pub fn polished_to(&self, id: GameId) -> usize {
+        self.polished_to
+            .iter()
+            .find(|&&(g, _)| g == id)
+            .map_or(0, |&(_, to)| to)
     }
 
     /// Whether the best game the run planned (not a stored one) is polished, or there is none:
@@ -516,19 +527,29 @@ impl SeedState {
             .games
             .polish_candidates(c)
             .filter(|g| !(look.spent_all && g.id == GameId::Stored))
-            .filter(|g| m.polish_cost(g) <= preset.polish_limit)
+            .filter(|g| self.polish_rest(&m, g) <= preset.polish_limit)
             .take(lanes)
             .collect();
         if picks.is_empty() {
             return Verdict::Pass;
         }
         Verdict::Round(Proposal {
-            tasks: picks.iter().map(|g| Task::Polish { game: g.id }).collect(),
+            tasks: picks
+                .iter()
+                .map(|g| Task::Polish {
+                    game: g.id,
+                    from: self.games.polished_to(g.id),
+                    to: None,
+                })
+                .collect(),
             width: self.widening.width,
             kind: RoundKind::Fresh,
             cost: Cost {
                 plan: 0.0,
-                spell: picks.iter().map(|g| m.polish_cost(g)).fold(0.0, f64::max),
+                spell: picks
+                    .iter()
+                    .map(|g| self.polish_rest(&m, g))
+                    .fold(0.0, f64::max),
             },
         })
     }
@@ -540,13 +561,27 @@ impl SeedState {
         self.widening.widen_rate.min(self.rate.recent())
     }
 
-    /// Points per work second the first polish candidate promises.
+    /// Points per work second the first polish candidate promises (of the units a polish has
+    /// not tried yet, where one polished its first units).
     fn polish_rate(&self, m: &Model) -> f64 {
         let c = m.costs;
         self.games.polish_candidates(c).next().map_or(0.0, |g| {
-            let gain = g.score as f64 * c.polish_gain - self.games.best as f64;
-            gain.max(0.0) / m.polish_cost(g).max(1e-9)
+            let rest = self.rest_share(g);
+            let gain =
+                g.score as f64 * (1.0 + (c.polish_gain - 1.0) * rest) - self.games.best as f64;
+            gain.max(0.0) / self.polish_rest(m, g).max(1e-9)
         })
+    }
+
+    /// The share of game `g`'s units no polish has tried yet.
+    fn rest_share(&self, g: &Summary) -> f64 {
+        let from = self.games.polished_to(g.id).min(g.units);
+        (g.units - from) as f64 / g.units.max(1) as f64
+    }
+
+    /// The expected work of polishing game `g`'s units no polish has tried yet.
+    fn polish_rest(&self, m: &Model, g: &Summary) -> f64 {
+        m.polish_cost(g) * self.rest_share(g)
     }
 
     /// The widest beam the seed may use.

@@ -22,7 +22,7 @@ impl SeedState {
             match task {
                 Task::Quick { .. } => self.took_quick(o, r),
                 Task::SpellGreedy { game } => self.took_greedy(o, *game, r),
-                Task::Polish { game } => self.took_polish(o, *game, r),
+                &Task::Polish { game, from, to } => self.took_polish(o, game, (from, to), r),
                 Task::Attempt(a) => {
                     attempts += 1;
                     self.took_attempt(o, round, a, r);
@@ -128,27 +128,85 @@ impl SeedState {
         }
     }
 
-    fn took_polish(&mut self, o: &SearchOptions, game: GameId, r: &Report) {
-        self.games.polished.push(game);
-        let c = self.costs.as_mut().expect("after the quick answer");
+    /// A polish of game `game`'s units `from..to` (see [`Task::Polish`]; a part may stop short
+    /// of `to`, and says where; its score is the game's with the round's parts reported so
+    /// far). A part leaves the game spelt by the DP encoder (its DP work stays) until the parts
+    /// reach its end one after the other, and teaches the character encoder's cost per unit;
+    /// only a whole game's polish teaches what polishing gains.
+    fn took_polish(
+        &mut self,
+        o: &SearchOptions,
+        game: GameId,
+        (from, to): (usize, Option<usize>),
+        r: &Report,
+    ) {
+        let polished_to = self.games.polished_to(game);
         let Some(g) = self.games.kept.iter_mut().find(|g| g.id == game) else {
+            if to.is_none() {
+                self.games.polished.push(game);
+            }
             return;
         };
-        match &r.outcome {
-            Outcome::Spelt(s) => {
-                c.learn_chars(r.spell_work / g.spell_work.max(1e-9) * c.encode, o);
-                if g.score > 0 {
+        let spelt = match &r.outcome {
+            Outcome::Spelt(s) => Some(s),
+            _ => None,
+        };
+        let end = spelt
+            .and_then(|s| s.polished_to)
+            .or(to)
+            .unwrap_or(g.units)
+            .min(g.units);
+        // The parts of a round go on from one another: a part counts for how far the game is
+        // polished where the parts before it reached its start.
+        let contiguous = to.is_none() || polished_to == from;
+        let whole = to.is_none() || contiguous && end == g.units;
+        if whole {
+            self.games.polished.push(game);
+        } else if contiguous {
+            match self
+                .games
+                .polished_to
+                .iter_mut()
+                .find(|(id, _)| *id == game)
+            {
+                Some(at) => at.1 = end,
+                None => self.games.polished_to.push((game, end)),
+            }
+        }
+        let c = self.costs.as_mut().expect("after the quick answer");
+        // What the DP encoder's work on the units polished was: the game's own for a whole
+        // game; for a part, the share of a whole game's (a neighbourhood's own counts only the
+        // units it re-planned).
+        let dp_work = if from == 0 && to.is_none() {
+            g.spell_work.max(1e-9)
+        } else {
+            let share = end.saturating_sub(from) as f64 / g.units.max(1) as f64;
+            (c.encode * share).max(1e-9)
+        };
+        match spelt {
+            Some(s) => {
+                c.learn_chars(r.spell_work / dp_work * c.encode, o);
+                if from == 0 && to.is_none() && g.score > 0 {
                     let [least, most] = o.polish_gain_range;
                     c.polish_gain = (s.score as f64 / g.score as f64).clamp(least, most);
                 }
-                if s.score > g.score {
-                    *g = s.clone();
+                if to.is_none() {
+                    if s.score > g.score {
+                        *g = s.clone();
+                    }
+                } else {
+                    if s.score > g.score {
+                        (g.score, g.power) = (s.score, s.power);
+                    }
+                    if whole {
+                        g.spelling = Mode::Chars;
+                    }
                 }
             }
             // Cut at its horizon: the work it counted before the cut is a floor of what a
             // whole polish costs (a counted measure, not the clock's verdict).
-            _ => {
-                let floor = (r.spell_work / g.spell_work.max(1e-9)).min(o.max_chars_factor);
+            None => {
+                let floor = (r.spell_work / dp_work).min(o.max_chars_factor);
                 c.chars_factor = c.chars_factor.max(floor);
             }
         }
@@ -198,6 +256,14 @@ impl SeedState {
         }
         if let Some(g) = spelt {
             self.games.kept.push(g.clone());
+            // A re-plan keeps the text of the units before its cut, polished where its base's
+            // were: a polish of it goes on from there.
+            if let Some((base, cut)) = a.base {
+                let polished = self.games.polished_to(base).min(cut);
+                if polished > 0 {
+                    self.games.polished_to.push((g.id, polished));
+                }
+            }
         }
     }
 }

@@ -1,22 +1,86 @@
 //! A seed's tail round: when its next round does not fit in the time left before a horizon,
-//! neighbourhoods cut late enough in the best game to be re-planned and spelt in that time.
+//! neighbourhoods cut late enough in the best game to be re-planned and spelt in that time,
+//! and, where the best game lasts the whole source and the character encoder has not spelt it,
+//! a polish of as many of its units as fit.
 
 use super::{Ctx, Proposal, SeedState};
+use crate::encode::Mode;
 use crate::solve::budget::tail_units;
 use crate::solve::policy::costs::Kinds;
 use crate::solve::policy::widening::Start;
-use crate::solve::policy::Cost;
+use crate::solve::policy::{Cost, RoundKind, Task};
 
 impl SeedState {
-    /// A round for the `left` seconds when the seed's next round does not fit: the widest beam,
-    /// up to the current width, that can plan and spell the last units of the best game in that
-    /// time, and how many of its last units (at least [`SearchOptions::tail_min_share`] of
-    /// them, and one), counted apart for the survival systems' attempts and the others', each
-    /// at its own kind's price; `None` when none fits.
+    /// A round for the `left` seconds when the seed's next round does not fit: polishes of
+    /// the best game's next units ([`SeedState::polish_parts`]) where they fit, else re-plans
+    /// of its last units ([`SeedState::replan_tail`]); `None` when nothing fits.
     pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
-        let Ctx { o, preset } = ctx;
+        let n = self.round_size(ctx.preset);
+        self.polish_parts(ctx, left, n)
+            .or_else(|| self.replan_tail(ctx, left, n))
+    }
+
+    /// Polishes of the best game's next units, those after the units the polishes before
+    /// reached, one part per lane side by side (the executor puts each into the game as the
+    /// others left it): as many units per lane as fit in the `left` seconds (on the grid of
+    /// [`tail_units`]; at least [`SearchOptions::tail_min_share`] of the game, or the rest),
+    /// the rest shared evenly where it needs fewer. Only where [`SearchOptions::tail_polish`]
+    /// says so, the game lasts the whole source, the phrases are spelt and the game was not
+    /// polished to its end. A part gains its share of what a whole polish gains, where a
+    /// re-plan of a whole game's last units mostly finds the game it had (docs/tuning.md).
+    fn polish_parts(&self, ctx: Ctx, left: f64, lanes: usize) -> Option<Proposal> {
+        let o = ctx.o;
+        let g = self.games.kept.first()?;
+        let wanted = o.tail_polish
+            && lanes > 0
+            && self.setup.spells
+            && self.games.whole(self.setup.source)
+            && g.spelling == Mode::Dp
+            && !self.games.polished.contains(&g.id);
+        if !wanted {
+            return None;
+        }
+        let m = self.model(o, Kinds::OTHERS)?;
+        let from = self.games.polished_to(g.id).min(g.units);
+        let rest = g.units - from;
+        let per_unit = Cost {
+            plan: 0.0,
+            spell: m.polish_part_cost(1.0 / g.units.max(1) as f64),
+        };
+        let least = ((g.units as f64 * o.tail_min_share).ceil() as usize).clamp(1, rest.max(1));
+        let fit = tail_units(left, self.seconds(per_unit, o), rest);
+        if rest == 0 || fit < least {
+            return None;
+        }
+        let parts = lanes.min(rest);
+        let size = rest.div_ceil(parts).min(fit);
+        let tasks: Vec<Task> = (0..parts)
+            .map(|k| from + k * size)
+            .take_while(|&start| start < g.units)
+            .map(|start| Task::Polish {
+                game: g.id,
+                from: start,
+                // A part even where it reaches the end: a part stops short, keeping the units
+                // it spelt, where the time runs out.
+                to: Some((start + size).min(g.units)),
+            })
+            .collect();
+        Some(Proposal {
+            tasks,
+            width: self.widening.width,
+            kind: RoundKind::Tail,
+            cost: per_unit.times(size as f64),
+        })
+    }
+
+    /// Re-plans of the best game's last units by `n` attempts: the widest beam, up to the
+    /// current width, that can plan and spell them in the `left` seconds, and how many of its
+    /// last units (at least [`SearchOptions::tail_min_share`] of them, and one), counted apart
+    /// for the survival systems' attempts and the others', each at its own kind's price; `None`
+    /// when none fits.
+    fn replan_tail(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
+        let o = ctx.o;
         let units = self.games.kept.first()?.units;
-        let n = self.round_size(preset);
         if units == 0 || n == 0 {
             return None;
         }
@@ -111,6 +175,7 @@ mod tests {
             spelling: Mode::Dp,
             kept: 0,
             spell_work: 1e-3,
+            polished_to: None,
         }];
         s.widening.width = 16;
         let (mut survival_cuts, mut other_cuts) = (Vec::new(), Vec::new());
@@ -135,5 +200,116 @@ mod tests {
         assert!(least_other >= 300 - 64, "{other_cuts:?}");
         assert!(least_survival >= 300 - 256, "{survival_cuts:?}");
         assert!(least_survival < 300 - 64, "{survival_cuts:?}");
+    }
+
+    /// A tail of a seed whose best game lasts the whole source and was spelt by the DP encoder
+    /// polishes its next units, a part per lane side by side; the next tail goes on from where
+    /// the parts reached one after the other (a part that stopped short, where its time ran
+    /// out, leaves the parts after it to be polished again), and none polishes once they reach
+    /// the end; a game that dies early is re-planned, never polished.
+    #[test]
+    fn tails_polish_a_whole_game_part_by_part() {
+        use crate::solve::policy::{Outcome, Report};
+        let o = SearchOptions::default();
+        let preset = Preset::clock(&o);
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let mut s = super::super::lone_survival_seed();
+        // A whole polish: 0.1 work seconds of the DP encoder times 10, 1 ms per unit.
+        s.costs = Some(Costs {
+            plan: UnitWork {
+                per_unit: 8e-6,
+                width: 16,
+            },
+            survival: None,
+            units: 1000.0,
+            plain: 0.0,
+            greedy: None,
+            encode: 0.1,
+            dp_measured: true,
+            chars_factor: 10.0,
+            chars_measured: true,
+            polish_gain: 1.05,
+        });
+        let game = GameId::Planned(3);
+        let whole = Summary {
+            id: game,
+            score: 50_000,
+            power: 40_000,
+            units: 1000,
+            descents: 20_000,
+            system: 1,
+            spelling: Mode::Dp,
+            kept: 0,
+            spell_work: 0.1,
+            polished_to: None,
+        };
+        s.games.kept = vec![whole.clone()];
+        s.games.planned = 10;
+        s.widening.width = 16;
+        let parts = |p: &Proposal| -> Vec<(usize, Option<usize>)> {
+            p.tasks
+                .iter()
+                .filter_map(|t| match *t {
+                    Task::Polish { game: g, from, to } if g == game => Some((from, to)),
+                    _ => None,
+                })
+                .collect()
+        };
+        // 0.3 s fit 300 units a lane: the largest power of two of them, on each lane.
+        let first = s.tail(ctx, 0.3).expect("a tail fits");
+        assert_eq!(parts(&first), [(0, Some(256)), (256, Some(512))]);
+        assert!(s.seconds(first.cost, &o) <= 0.3, "{first:?}");
+        let report = |reached: usize, score: u64| Report {
+            outcome: Outcome::Spelt(Summary {
+                score,
+                polished_to: Some(reached),
+                ..whole.clone()
+            }),
+            plan_work: 0.0,
+            plans: 0,
+            spell_work: 0.2,
+            plan_seconds: 0.0,
+            spell_seconds: 0.2,
+        };
+        let take = |s: &mut SeedState, p: Proposal, reports: Vec<Report>| {
+            let round = p.for_seed(0, None);
+            s.start(&round);
+            s.report(&o, &round, &reports);
+        };
+        // The first part stops short, at unit 200; both gain.
+        take(
+            &mut s,
+            first,
+            vec![report(200, 51_000), report(512, 52_000)],
+        );
+        assert_eq!(s.games.polished_to(game), 200);
+        assert_eq!(s.games.kept[0].score, 52_000);
+        assert_eq!(s.games.kept[0].spelling, Mode::Dp);
+        // The next parts go on from there: the 800 units left fit in 1 s, half a lane each.
+        let next = s.tail(ctx, 1.0).expect("a tail fits");
+        assert_eq!(parts(&next), [(200, Some(600)), (600, Some(1000))]);
+        take(
+            &mut s,
+            next,
+            vec![report(600, 53_000), report(1000, 54_000)],
+        );
+        assert!(s.games.polished.contains(&game));
+        assert_eq!(s.games.kept[0].spelling, Mode::Chars);
+        let last = s.tail(ctx, 1.0).expect("a tail fits");
+        assert!(parts(&last).is_empty(), "{last:?}");
+        // A game that dies early is not polished.
+        s.games.kept = vec![Summary {
+            units: 500,
+            id: GameId::Planned(4),
+            ..whole
+        }];
+        let dying = s.tail(ctx, 1.0).expect("a tail fits");
+        assert!(
+            dying.tasks.iter().all(|t| matches!(t, Task::Attempt(_))),
+            "{dying:?}"
+        );
     }
 }

@@ -64,8 +64,8 @@ fn a_longer_budget_plays_the_shorter_ones_rounds_first() {
 fn a_slower_machine_plays_the_same_rounds_in_more_time() {
     let world = problem_24_like();
     let worlds = std::slice::from_ref(&world);
-    let (fast, _) = simulate(worlds, 2, Some(20.0), None, 1.0);
-    let (slow, _) = simulate(worlds, 2, Some(40.0), None, 2.0);
+    let (fast, _) = simulate(worlds, 2, Some(30.0), None, 1.0);
+    let (slow, _) = simulate(worlds, 2, Some(60.0), None, 2.0);
     let (a, b) = (&fast[..], &slow[..]);
     let n = a.len().min(b.len());
     assert!(n >= 8, "{n} rounds");

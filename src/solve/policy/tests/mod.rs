@@ -60,11 +60,19 @@ impl World {
             spelling,
             kept: 0,
             spell_work: units as f64 * self.spell_unit,
+            polished_to: None,
         }
     }
 
     /// A task's report, given the games the seed holds.
     fn run(&self, seed: usize, task: &Task, games: &[Summary]) -> Report {
+        self.run_within(seed, task, games, f64::INFINITY)
+    }
+
+    /// [`World::run`] with `allowance` work seconds before the task's horizon: a polish of a
+    /// part stops where it runs out, keeping the units it spelt (as [`super::super::tasks`]'
+    /// polish does), where every other task runs to its end.
+    fn run_within(&self, seed: usize, task: &Task, games: &[Summary], allowance: f64) -> Report {
         let key = |id: u32, k: u64| (seed as u64) << 40 ^ (id as u64) << 8 ^ k;
         match task {
             Task::Quick { id } => Report {
@@ -99,16 +107,27 @@ impl World {
                 plan_seconds: 0.0,
                 spell_seconds: 0.0,
             },
-            Task::Polish { game } => {
-                let g = games.iter().find(|g| g.id == *game).expect("a kept game");
+            // A polish gains 3 % of the game's score over the units it spells.
+            &Task::Polish { game, from, to } => {
+                let g = games.iter().find(|g| g.id == game).expect("a kept game");
+                let mut end = to.unwrap_or(g.units).min(g.units);
+                let per_unit = self.spell_unit * 30.0;
+                if to.is_some() && (end - from) as f64 * per_unit > allowance {
+                    end = from + ((allowance / per_unit).floor() as usize).clamp(1, end - from);
+                }
+                let units = end.saturating_sub(from);
+                let share = units as f64 / g.units.max(1) as f64;
                 let mut p = g.clone();
-                p.score = (g.score as f64 * 1.03) as u64;
-                p.spelling = Mode::Chars;
+                p.score = (g.score as f64 * (1.0 + 0.03 * share)) as u64;
+                p.polished_to = to.map(|_| end);
+                if end == g.units && (from == 0 || to.is_none()) {
+                    p.spelling = Mode::Chars;
+                }
                 Report {
                     outcome: Outcome::Spelt(p),
                     plan_work: 0.0,
                     plans: 0,
-                    spell_work: g.units as f64 * self.spell_unit * 30.0,
+                    spell_work: units as f64 * self.spell_unit * 30.0,
                     plan_seconds: 0.0,
                     spell_seconds: 0.0,
                 }
@@ -312,7 +331,13 @@ fn simulate_with(
                 .tasks
                 .iter()
                 .map(|t| {
-                    let mut r = worlds[round.seed].run(round.seed, t, &held[round.seed]);
+                    // The work a task may do before its horizon, on this machine.
+                    let allowance = match (budget, round.horizon) {
+                        (Some(b), Some(h)) => (b - h - now) / speed,
+                        _ => f64::INFINITY,
+                    };
+                    let mut r =
+                        worlds[round.seed].run_within(round.seed, t, &held[round.seed], allowance);
                     r.plan_seconds = r.plan_work * r.plans as f64 * speed;
                     r.spell_seconds = r.spell_work * speed;
                     r
