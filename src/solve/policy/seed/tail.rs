@@ -134,29 +134,23 @@ mod tests {
     use crate::solve::policy::{GameId, Summary, Task};
     use crate::solve::SearchOptions;
 
-    /// Regression (issue 44): a tail round of a dying seed was priced at its dearest kind of
-    /// system for every attempt, so on problem 18, where the others' beams cost several times
-    /// `survive`'s, the survival attempts re-planned only the last few units of a game that
-    /// died there. Each kind now re-plans as many units as fit at its own price.
-    #[test]
-    fn tail_spans_follow_each_kind_of_systems_price() {
+    /// The default options and the preset of a run on a clock.
+    fn clock() -> (SearchOptions, Preset) {
         let o = SearchOptions::default();
         let preset = Preset::clock(&o);
-        let ctx = Ctx {
-            o: &o,
-            preset: &preset,
-        };
-        let mut s = super::super::lone_survival_seed();
-        s.costs = Some(Costs {
+        (o, preset)
+    }
+
+    /// A cost model: the others' beams at 8 us per unit per unit of width, the survival
+    /// systems' as given, games of `units` units.
+    fn costs(survival: Option<UnitWork>, units: f64) -> Costs {
+        Costs {
             plan: UnitWork {
                 per_unit: 8e-6,
                 width: 16,
             },
-            survival: Some(UnitWork {
-                per_unit: 2e-6,
-                width: 16,
-            }),
-            units: 300.0,
+            survival,
+            units,
             plain: 0.0,
             greedy: None,
             encode: 1e-5,
@@ -164,7 +158,28 @@ mod tests {
             chars_factor: 60.0,
             chars_measured: false,
             polish_gain: 1.02,
-        });
+        }
+    }
+
+    /// Regression (issue 44): a tail round of a dying seed was priced at its dearest kind of
+    /// system for every attempt, so on problem 18, where the others' beams cost several times
+    /// `survive`'s, the survival attempts re-planned only the last few units of a game that
+    /// died there. Each kind now re-plans as many units as fit at its own price.
+    #[test]
+    fn tail_spans_follow_each_kind_of_systems_price() {
+        let (o, preset) = clock();
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let mut s = super::super::lone_survival_seed();
+        s.costs = Some(costs(
+            Some(UnitWork {
+                per_unit: 2e-6,
+                width: 16,
+            }),
+            300.0,
+        ));
         s.games.kept = vec![Summary {
             id: GameId::Planned(3),
             score: 30_000,
@@ -210,8 +225,7 @@ mod tests {
     #[test]
     fn tails_polish_a_whole_game_part_by_part() {
         use crate::solve::policy::{Outcome, Report};
-        let o = SearchOptions::default();
-        let preset = Preset::clock(&o);
+        let (o, preset) = clock();
         let ctx = Ctx {
             o: &o,
             preset: &preset,
@@ -219,19 +233,11 @@ mod tests {
         let mut s = super::super::lone_survival_seed();
         // A whole polish: 0.1 work seconds of the DP encoder times 10, 1 ms per unit.
         s.costs = Some(Costs {
-            plan: UnitWork {
-                per_unit: 8e-6,
-                width: 16,
-            },
-            survival: None,
-            units: 1000.0,
-            plain: 0.0,
-            greedy: None,
             encode: 0.1,
-            dp_measured: true,
             chars_factor: 10.0,
             chars_measured: true,
             polish_gain: 1.05,
+            ..costs(None, 1000.0)
         });
         let game = GameId::Planned(3);
         let whole = Summary {
