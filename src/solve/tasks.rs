@@ -480,8 +480,10 @@ impl<'a> SeedTasks<'a> {
         self.respelt(id, game, result, spell_work, seconds)
     }
 
-    /// Spells a game again with the character encoder; `Unfinished` when it could not finish
-    /// in time.
+    /// Spells a game again with the character encoder, its units `from` up to `to` (`None`: to
+    /// the end), the text of the others kept; `Unfinished` when it could not finish in time. A
+    /// part (`to` given) stops after the unit where the work left before its horizon would not
+    /// cover another, and its report says where (`Summary::polished_to`).
     pub fn polish(
         &self,
         id: GameId,

@@ -115,6 +115,15 @@ impl Games {
     }
 }
 
+/// Records in `polished_to` ([`Games::polished_to`]) that a polish reached unit `to` of game
+/// `id` from its first.
+fn set_polished_to(polished_to: &mut Vec<(GameId, usize)>, id: GameId, to: usize) {
+    match polished_to.iter_mut().find(|(g, _)| *g == id) {
+        Some(at) => at.1 = to,
+        None => polished_to.push((id, to)),
+    }
+}
+
 /// A seed's expected points per work second: decayed sums of its rounds' gains and work.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Rate {

@@ -47,6 +47,12 @@ impl SeedState {
             .kept
             .sort_by(|a, b| b.score.cmp(&a.score).then(a.id.cmp(&b.id)));
         games.kept.truncate(o.keep_games.max(1));
+        // Only kept games are polished or re-planned, so only theirs are worth remembering (a
+        // long run re-plans thousands of games).
+        let kept = &games.kept;
+        games
+            .polished_to
+            .retain(|(id, _)| kept.iter().any(|g| g.id == *id));
         let gain = games.best.saturating_sub(flight.best_before) as f64;
         // A round of fresh games at least as wide as the last (not a tail's) tells whether
         // wider beams still pay.
@@ -163,15 +169,7 @@ impl SeedState {
         if whole {
             self.games.polished.push(game);
         } else if contiguous {
-            match self
-                .games
-                .polished_to
-                .iter_mut()
-                .find(|(id, _)| *id == game)
-            {
-                Some(at) => at.1 = end,
-                None => self.games.polished_to.push((game, end)),
-            }
+            super::set_polished_to(&mut self.games.polished_to, game, end);
         }
         let c = self.costs.as_mut().expect("after the quick answer");
         // What the DP encoder's work on the units polished was: the game's own for a whole
@@ -261,7 +259,7 @@ impl SeedState {
             if let Some((base, cut)) = a.base {
                 let polished = self.games.polished_to(base).min(cut);
                 if polished > 0 {
-                    self.games.polished_to.push((g.id, polished));
+                    super::set_polished_to(&mut self.games.polished_to, g.id, polished);
                 }
             }
         }
