@@ -11,9 +11,10 @@
 //!
 //! A beam may also revive ([`super::PlanConfig::revive_budget`]): where every partial game it keeps
 //! dies at the same unit, it goes back to a snapshot of itself some units earlier and searches
-//! that stretch again, wider and with fresh tie-breaks, within a budget of partial games (see
-//! [`Revive`]). The games it ended with stay candidates, so a revived beam never plays fewer
-//! units than the same beam without; one that plays its whole source never rewinds.
+//! that stretch again, wider, with fresh tie-breaks and few children of one partial game kept
+//! ([`REVIVED_SIBLINGS`]), within a budget of partial games (see [`Revive`]). The games it
+//! ended with stay candidates, so a revived beam never plays fewer units than the same beam
+//! without; one that plays its whole source never rewinds.
 
 use super::{
     gen_locks, Candidates, Evaluator, Lock, Placement, Plan, PlanConfig, Scored, Scratch, Sim,
