@@ -216,12 +216,12 @@ fn plan_with<E: Evaluator + ?Sized>(
         let board_words = (problem.height as u64 + 2) * (problem.width as u64 / 64 + 2);
         // On a rewound stretch a beam that keeps its children as made keeps few of each partial
         // game (a stateful beam does so when it cuts them to its width, below).
-        let order = if revive.revived(step) && !stateful {
-            sibling_order(&children, |c| c.1, REVIVED_SIBLINGS)
-        } else {
-            (0..children.len()).collect()
-        };
-        for &(value, parent, lock, carry, added) in order.iter().map(|&i| &children[i]) {
+        // Elsewhere the children go in their order, with no list of indices made per unit.
+        let order = (revive.revived(step) && !stateful)
+            .then(|| sibling_order(&children, |c| c.1, REVIVED_SIBLINGS));
+        let index = |k: usize| order.as_ref().map_or(k, |o| o[k]);
+        for &(value, parent, lock, carry, added) in (0..children.len()).map(|k| &children[index(k)])
+        {
             if beam.len() == made {
                 break;
             }

@@ -124,7 +124,8 @@ pub struct SearchOptions {
     pub tail_min_share: f64,
     /// Whether a tail round polishes a part of the best game, where it lasts the whole source and
     /// the character encoder has not spelt it: as many of its units as fit, after those a
-    /// polish tried already, on one lane (re-plans of its last units on the others).
+    /// polish tried already, a part per lane side by side (instead of re-plans of its last
+    /// units).
     pub tail_polish: bool,
     /// Across seeds, the weight kept by the gains and costs of a seed's earlier rounds at each
     /// new round: its expected rate follows its recent rounds.
