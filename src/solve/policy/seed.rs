@@ -116,7 +116,8 @@ impl Games {
 }
 
 /// Records in `polished_to` ([`Games::polished_to`]) that a polish reached unit `to` of game
-/// `id` from its first.
+/// `id` from its first. A function of the field, not a method of [`Games`]: a caller holds one
+/// of the kept games mutably while it records.
 fn set_polished_to(polished_to: &mut Vec<(GameId, usize)>, id: GameId, to: usize) {
     match polished_to.iter_mut().find(|(g, _)| *g == id) {
         Some(at) => at.1 = to,
