@@ -186,6 +186,14 @@ pub struct SearchOptions {
     /// Off by default: on two survival sets held out and the official problems at 1 s the
     /// wider beams it delays scored more (docs/tuning.md).
     pub dying_cuts: bool,
+    /// While a seed's best game ends before its source does, a tail round whose re-plans would
+    /// be narrower than [`Self::revive_width`] (the time left is short) is instead a *revive
+    /// tail*: one fresh game per lane with the survival systems at this width, whose beams
+    /// revive where all their partial games die for as long as the horizon allows, then narrow
+    /// and are spelt. A narrow re-plan of a dying game's last units dies where it did; a narrow
+    /// beam that revives buys units with every rewind (problem 18 at 1 s: 31,366 -> 61,257 on
+    /// the work clock; docs/tuning.md). 0: never.
+    pub dying_tail_width: usize,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -233,13 +233,17 @@ impl SeedState {
         // Without costs (the first round's attempt of a seed whose quick answer did not
         // finish, which then stops) there is nothing to learn; its game is kept all the same.
         if let Some(c) = self.costs.as_mut() {
-            let survival = system >= self.setup.systems;
-            c.learn_plan(
-                round.width,
-                fresh,
-                r.plan_work / units.max(1) as f64,
-                survival,
-            );
+            // A revive tail's plan ([`SeedState::revive_tail`]) spends its work on rewinds
+            // until its horizon: it says nothing of what a unit of a beam costs.
+            if !(round.kind == RoundKind::Tail && a.revive > 0) {
+                let survival = system >= self.setup.systems;
+                c.learn_plan(
+                    round.width,
+                    fresh,
+                    r.plan_work / units.max(1) as f64,
+                    survival,
+                );
+            }
             c.units = c.units.max(units as f64);
             match spelt {
                 Some(g) if g.spelling == Mode::Chars => {

@@ -1,23 +1,34 @@
 //! A seed's tail round: when its next round does not fit in the time left before a horizon,
 //! neighbourhoods cut late enough in the best game to be re-planned and spelt in that time,
 //! and, where the best game lasts the whole source and the character encoder has not spelt it,
-//! a polish of as many of its units as fit.
+//! a polish of as many of its units as fit. Where the best game dies early and those
+//! re-plans would be narrow, reviving survival games that take the time left instead.
 
 use super::{Ctx, Proposal, SeedState};
 use crate::encode::Mode;
 use crate::solve::budget::tail_units;
 use crate::solve::policy::costs::Kinds;
 use crate::solve::policy::widening::Start;
-use crate::solve::policy::{Cost, RoundKind, Task};
+use crate::solve::policy::{Attempt, Cost, RoundKind, Screen, Task};
+use crate::solve::stage::Valuer;
 
 impl SeedState {
     /// A round for the `left` seconds when the seed's next round does not fit: polishes of
     /// the best game's next units ([`SeedState::polish_parts`]) where they fit, else re-plans
-    /// of its last units ([`SeedState::replan_tail`]); `None` when nothing fits.
+    /// of its last units ([`SeedState::replan_tail`]); `None` when nothing fits. Where the best
+    /// game dies early and no re-plan as wide as [`SearchOptions::revive_width`] fits, a
+    /// revive tail ([`SeedState::revive_tail`]) where it fits.
+    ///
+    /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
     pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
         let n = self.round_size(ctx.preset);
-        self.polish_parts(ctx, left, n)
-            .or_else(|| self.replan_tail(ctx, left, n))
+        let replan = self.replan_tail(ctx, left, n);
+        if replan.as_ref().is_none_or(|p| p.width < ctx.o.revive_width) {
+            if let Some(p) = self.revive_tail(ctx, left, n) {
+                return Some(p);
+            }
+        }
+        self.polish_parts(ctx, left, n).or(replan)
     }
 
     /// Polishes of the best game's next units, those after the units the polishes before
@@ -70,6 +81,68 @@ impl SeedState {
             width: self.widening.width,
             kind: RoundKind::Tail,
             cost: per_unit.times(size as f64),
+        })
+    }
+
+    /// A revive tail of `n` attempts for the `left` seconds of a seed whose best game dies
+    /// early: fresh games of [`SearchOptions::dying_tail_width`], one per lane, with the
+    /// survival systems and no phrase valuer, whose beams revive without a budget of their own:
+    /// the horizon's cut narrows them in time to be spelt. `None` where the option is off, the
+    /// best game lasts the whole source, there is no survival system, or the time left holds
+    /// less than a straight game of that width over the whole source and the lead at which a
+    /// beam narrows (a game cut shorter rarely outlives the best one).
+    ///
+    /// [`SearchOptions::dying_tail_width`]: crate::solve::SearchOptions::dying_tail_width
+    fn revive_tail(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
+        let o = ctx.o;
+        let w = o.dying_tail_width;
+        if w == 0 || n == 0 || self.setup.survival == 0 || self.games.whole(self.setup.source) {
+            return None;
+        }
+        let m = self.model(o, Kinds::SURVIVAL)?;
+        let source = self.setup.source.max(1) as f64;
+        // A straight game over the whole source at this width, and the lead a beam narrows
+        // at, must fit.
+        let lead = (m.costs.encode + m.costs.per_unit(Kinds::BOTH) * source) * o.narrow_margin;
+        let c = Cost {
+            plan: m.costs.per_unit(Kinds::SURVIVAL) * w as f64 * source * o.plan_margin + lead,
+            spell: m.costs.encode,
+        };
+        if self.seconds(c, o) > left {
+            return None;
+        }
+        let first = self.games.planned;
+        let tasks = (0..n)
+            .map(|j| {
+                let id = first + j as u32;
+                Task::Attempt(Attempt {
+                    id,
+                    system: self.setup.systems + id as usize % self.setup.survival,
+                    width: w,
+                    mode: if self.setup.spells {
+                        Mode::Dp
+                    } else {
+                        Mode::Plain
+                    },
+                    base: None,
+                    screen: Screen {
+                        tries: 1,
+                        rate: self.games.rate(self.setup.spells),
+                        least: 0.0,
+                    },
+                    valuer: Valuer::Off,
+                    revive: usize::MAX,
+                })
+            })
+            .collect();
+        Some(Proposal {
+            tasks,
+            width: self.widening.width,
+            kind: RoundKind::Tail,
+            cost: Cost {
+                plan: left / self.plan_pace.speed(o).max(1e-9),
+                spell: 0.0,
+            },
         })
     }
 
@@ -215,6 +288,74 @@ mod tests {
         assert!(least_other >= 300 - 64, "{other_cuts:?}");
         assert!(least_survival >= 300 - 256, "{survival_cuts:?}");
         assert!(least_survival < 300 - 64, "{survival_cuts:?}");
+    }
+
+    /// A dying seed short of time: where no re-plan as wide as `revive_width` fits, its tail
+    /// is one fresh reviving game per lane with the survival systems at `dying_tail_width`,
+    /// without a valuer or a revive budget of its own; not where the option is off, the best
+    /// game is whole, the time left holds less than a straight game over the source, or a
+    /// re-plan as wide as `revive_width` fits.
+    #[test]
+    fn dying_seeds_short_of_time_revive_narrow_survival_games() {
+        let (o, preset) = clock();
+        let mut s = super::super::lone_survival_seed();
+        s.costs = Some(costs(
+            Some(UnitWork {
+                per_unit: 2e-6,
+                width: 4,
+            }),
+            300.0,
+        ));
+        let best = |units| Summary {
+            id: GameId::Planned(3),
+            score: 30_000,
+            power: 20_000,
+            units,
+            descents: 6_000,
+            system: 5,
+            spelling: Mode::Dp,
+            kept: 0,
+            spell_work: 1e-3,
+            polished_to: None,
+        };
+        s.games.kept = vec![best(300)];
+        s.games.planned = 10;
+        s.widening.width = 4;
+        let revives = |s: &SeedState, o: &SearchOptions, left: f64| -> Option<Proposal> {
+            let ctx = Ctx { o, preset: &preset };
+            let round = s.tail(ctx, left)?;
+            let fresh = round.tasks.iter().any(
+                |t| matches!(t, Task::Attempt(a) if a.base.is_none() && a.revive == usize::MAX),
+            );
+            fresh.then_some(round)
+        };
+        // A straight width-3 game over the 1,000 units and the lead take about 0.02 s.
+        let round = revives(&s, &o, 0.05).expect("a revive tail");
+        assert_eq!(round.kind, RoundKind::Tail);
+        assert_eq!(round.tasks.len(), 2);
+        for t in &round.tasks {
+            let Task::Attempt(a) = t else { panic!("{t:?}") };
+            assert_eq!(a.width, o.dying_tail_width);
+            assert!(a.system >= 5, "a survival system: {a:?}");
+            assert_eq!(a.valuer, Valuer::Off);
+            assert_eq!(a.mode, Mode::Dp);
+        }
+        assert!(s.seconds(round.cost, &o) <= 0.05 + 1e-12);
+        // Too little time for a straight game over the source: the usual tail.
+        assert!(revives(&s, &o, 0.01).is_none());
+        // The option off.
+        let off = SearchOptions {
+            dying_tail_width: 0,
+            ..o.clone()
+        };
+        assert!(revives(&s, &off, 0.05).is_none());
+        // Time for re-plans as wide as `revive_width`: they go first.
+        s.widening.width = o.revive_width;
+        assert!(revives(&s, &o, 0.05).is_none());
+        // A whole best game is never revived.
+        s.widening.width = 4;
+        s.games.kept = vec![best(1000)];
+        assert!(revives(&s, &o, 0.05).is_none());
     }
 
     /// A tail of a seed whose best game lasts the whole source and was spelt by the DP encoder
