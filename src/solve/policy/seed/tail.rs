@@ -234,6 +234,37 @@ mod tests {
         }
     }
 
+    /// The best game, of `units` units, planned by the survival system.
+    fn best_game(units: usize) -> Summary {
+        Summary {
+            id: GameId::Planned(3),
+            score: 30_000,
+            power: 20_000,
+            units,
+            descents: 6_000,
+            system: 5,
+            spelling: Mode::Dp,
+            kept: 0,
+            spell_work: 1e-3,
+            polished_to: None,
+        }
+    }
+
+    /// The lone survival seed, its `survive` beams measured at 2 us per unit per unit of width
+    /// at `width`, its best game dying at unit 300.
+    fn dying_seed(width: usize) -> SeedState {
+        let mut s = super::super::lone_survival_seed();
+        s.costs = Some(costs(
+            Some(UnitWork {
+                per_unit: 2e-6,
+                width,
+            }),
+            300.0,
+        ));
+        s.games.kept = vec![best_game(300)];
+        s
+    }
+
     /// Regression (issue 44): a tail round of a dying seed was priced at its dearest kind of
     /// system for every attempt, so on problem 18, where the others' beams cost several times
     /// `survive`'s, the survival attempts re-planned only the last few units of a game that
@@ -245,26 +276,7 @@ mod tests {
             o: &o,
             preset: &preset,
         };
-        let mut s = super::super::lone_survival_seed();
-        s.costs = Some(costs(
-            Some(UnitWork {
-                per_unit: 2e-6,
-                width: 16,
-            }),
-            300.0,
-        ));
-        s.games.kept = vec![Summary {
-            id: GameId::Planned(3),
-            score: 30_000,
-            power: 20_000,
-            units: 300,
-            descents: 6_000,
-            system: 5,
-            spelling: Mode::Dp,
-            kept: 0,
-            spell_work: 1e-3,
-            polished_to: None,
-        }];
+        let mut s = dying_seed(16);
         s.widening.width = 16;
         let (mut survival_cuts, mut other_cuts) = (Vec::new(), Vec::new());
         for planned in 10..50 {
@@ -298,27 +310,7 @@ mod tests {
     #[test]
     fn dying_seeds_short_of_time_revive_narrow_survival_games() {
         let (o, preset) = clock();
-        let mut s = super::super::lone_survival_seed();
-        s.costs = Some(costs(
-            Some(UnitWork {
-                per_unit: 2e-6,
-                width: 4,
-            }),
-            300.0,
-        ));
-        let best = |units| Summary {
-            id: GameId::Planned(3),
-            score: 30_000,
-            power: 20_000,
-            units,
-            descents: 6_000,
-            system: 5,
-            spelling: Mode::Dp,
-            kept: 0,
-            spell_work: 1e-3,
-            polished_to: None,
-        };
-        s.games.kept = vec![best(300)];
+        let mut s = dying_seed(4);
         s.games.planned = 10;
         s.widening.width = 4;
         let revives = |s: &SeedState, o: &SearchOptions, left: f64| -> Option<Proposal> {
@@ -341,6 +333,42 @@ mod tests {
             assert_eq!(a.mode, Mode::Dp);
         }
         assert!(s.seconds(round.cost, &o) <= 0.05 + 1e-12);
+        // Its games count (the longest game's length is learnt), its plans' work does not:
+        // their rewinds say nothing of a beam's unit.
+        {
+            use crate::solve::policy::{Outcome, Report, Round};
+            let mut s = s.clone();
+            let before = s.costs.as_ref().unwrap().survival;
+            let started = Round {
+                seed: 0,
+                tasks: round.tasks.clone(),
+                width: round.width,
+                kind: round.kind,
+                cost: round.cost,
+                horizon: Some(0.0),
+            };
+            s.start(&started);
+            let reports: Vec<Report> = (0..2)
+                .map(|k| Report {
+                    outcome: Outcome::Spelt(Summary {
+                        id: GameId::Planned(10 + k),
+                        units: 800,
+                        score: 70_000,
+                        ..best_game(800)
+                    }),
+                    plan_work: 0.04,
+                    plans: 1,
+                    spell_work: 1e-3,
+                    plan_seconds: 0.04,
+                    spell_seconds: 1e-3,
+                })
+                .collect();
+            s.report(&o, &started, &reports);
+            let c = s.costs.as_ref().unwrap();
+            assert_eq!(c.survival, before);
+            assert_eq!(c.units, 800.0);
+            assert_eq!(s.games.best, 70_000);
+        }
         // Too little time for a straight game over the source: the usual tail.
         assert!(revives(&s, &o, 0.01).is_none());
         // The option off.
@@ -354,7 +382,7 @@ mod tests {
         assert!(revives(&s, &o, 0.05).is_none());
         // A whole best game is never revived.
         s.widening.width = 4;
-        s.games.kept = vec![best(1000)];
+        s.games.kept = vec![best_game(1000)];
         assert!(revives(&s, &o, 0.05).is_none());
     }
 
