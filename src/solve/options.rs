@@ -191,7 +191,7 @@ pub struct SearchOptions {
     /// tail*: one fresh game per lane with the survival systems at this width, whose beams
     /// revive where all their partial games die for as long as the horizon allows, then narrow
     /// and are spelt. A narrow re-plan of a dying game's last units dies where it did; a narrow
-    /// beam that revives buys units with every rewind (problem 18 at 1 s: 31,366 -> 61,257 on
+    /// beam that revives buys units with every rewind (problem 18 at 1 s: 31,366 -> 61,287 on
     /// the work clock; docs/tuning.md). 0: never.
     pub dying_tail_width: usize,
 }

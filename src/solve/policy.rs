@@ -480,8 +480,7 @@ impl Policy {
                 let greedy = c.greedy.unwrap_or(c.plain * o.first_spell_factor);
                 let source = s.setup.source.max(1) as f64;
                 Timing {
-                    narrow_lead: (c.encode + c.per_unit(costs::Kinds::BOTH) * source)
-                        * o.narrow_margin,
+                    narrow_lead: c.narrow_lead(source, o),
                     greedy_unit: greedy / units,
                     speed,
                 }

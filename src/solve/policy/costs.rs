@@ -104,6 +104,14 @@ impl Costs {
         }
     }
 
+    /// The work seconds left before its horizon at which a late beam narrows, to finish
+    /// greedily and be spelt ([`crate::work::Cut::narrow_lead`]): a whole game's spelling and a
+    /// unit of either kind of system for each of the `source` units, times
+    /// [`SearchOptions::narrow_margin`].
+    pub fn narrow_lead(&self, source: f64, o: &SearchOptions) -> f64 {
+        (self.encode + self.per_unit(Kinds::BOTH) * source) * o.narrow_margin
+    }
+
     /// Learns the DP encoder's work on a whole game: the first measure replaces the prior,
     /// later ones can only raise it.
     pub fn learn_dp(&mut self, work: f64) {

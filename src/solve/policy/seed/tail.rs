@@ -103,7 +103,7 @@ impl SeedState {
         let source = self.setup.source.max(1) as f64;
         // A straight game over the whole source at this width, and the lead a beam narrows
         // at, must fit.
-        let lead = (m.costs.encode + m.costs.per_unit(Kinds::BOTH) * source) * o.narrow_margin;
+        let lead = m.costs.narrow_lead(source, o);
         let c = Cost {
             plan: m.costs.per_unit(Kinds::SURVIVAL) * w as f64 * source * o.plan_margin + lead,
             spell: m.costs.encode,
