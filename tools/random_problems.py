@@ -32,12 +32,18 @@ Three more families make sets of their own (`--families survival`, `--families t
   single cells, a long source (2,000 to 5,000 units), 1 to 3 seeds: runs whose time goes to
   many short tasks on small boards (the work counts' check on long sources, issue 43).
 The problems are valid by the organisers' rules (members in rows from 0, cells on the board).
+
+With --reseed PROBLEM.json, it writes instead --count copies of that problem, each with one
+source seed of its own (copy i, from 0: (i + 1) x 7919 x --seed) and the id --first-id + i: the
+same board and units, other sources (issue 44 checks survival rules on problem 18's board so:
+`--reseed problem_18.json --count 12 --first-id 1801`).
 """
 
 import argparse
 import json
 import os
 import random
+import sys
 
 # Hex neighbours in offset coordinates, odd rows shifted right.
 def neighbours(x, y):
@@ -215,6 +221,25 @@ DEFAULT_FAMILIES = ["pits", "letters", "mixed", "wide"]
 FAMILIES = DEFAULT_FAMILIES + ["survival", "tiny", "long"]
 
 
+def reseed(a):
+    """Copies of problem `a.reseed`, each with a source seed of its own (see the module's doc)."""
+    try:
+        with open(a.reseed) as f:
+            base = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"{a.reseed}: {e}", file=sys.stderr)
+        sys.exit(2)
+    os.makedirs(a.out, exist_ok=True)
+    for i in range(a.count):
+        p = dict(base)
+        p["id"] = a.first_id + i
+        p["sourceSeeds"] = [(i + 1) * 7919 * a.seed]
+        path = os.path.join(a.out, f"reseed_{p['id']}.json")
+        with open(path, "w") as f:
+            json.dump(p, f)
+        print(path)
+
+
 def main():
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -228,7 +253,15 @@ def main():
         default=",".join(DEFAULT_FAMILIES),
         help="comma-separated families, drawn in turn (default %(default)s; also: survival, tiny, long)",
     )
+    ap.add_argument(
+        "--reseed",
+        metavar="PROBLEM",
+        help="write copies of this problem with other source seeds instead of random problems",
+    )
     a = ap.parse_args()
+    if a.reseed:
+        reseed(a)
+        return
     families = a.families.split(",")
     unknown = [f for f in families if f not in FAMILIES]
     if unknown:

@@ -350,7 +350,9 @@ const REVIVE_WIDTH: usize = 32;
 /// have failed there; a death past it starts the count again. A rewind is made only while the
 /// partial games expanded in all, its stretch included, stay within the budget. So a beam that
 /// plays its whole source is untouched, and a narrow beam spends its budget only on the
-/// stretches where its games die.
+/// stretches where its games die. A beam with a narrow width ([`PlanConfig::revive_narrow`])
+/// counts its rewound stretches' widths from it, and keeps it after its first death; one
+/// without a budget whose task has a horizon keeps trying after [`REVIVALS`] tries.
 struct Revive {
     /// The most partial games the beam may expand, rewound stretches included (0: it never
     /// rewinds, nor takes snapshots).
@@ -365,6 +367,13 @@ struct Revive {
     wide: usize,
     /// Partial games expanded so far.
     expanded: usize,
+    /// See [`PlanConfig::revive_narrow`] (0: none).
+    narrow: usize,
+    /// Whether every partial game of the beam has ended at once at least once.
+    died: bool,
+    /// A beam without a budget of its own whose task has a horizon keeps rewinding after
+    /// [`REVIVALS`] tries, until its cut narrows it: what else would it do with the time?
+    endless: bool,
 }
 
 impl Revive {
@@ -377,6 +386,9 @@ impl Revive {
             until: 0,
             wide: 0,
             expanded: 0,
+            narrow: cfg.revive_narrow,
+            died: false,
+            endless: cfg.revive_budget == usize::MAX && cfg.cut.allowance.is_finite(),
         }
     }
 
@@ -395,10 +407,13 @@ impl Revive {
         self.snaps.push_back((step, beam.to_vec()));
     }
 
-    /// The beam's shape at unit `step`: wider on a rewound stretch.
+    /// The beam's shape at unit `step`: wider on a rewound stretch (from the narrow width, if
+    /// any), and the narrow width after the first death.
     fn shape(&self, step: usize, shape: BeamShape) -> BeamShape {
-        if step < self.until && self.wide > shape.width {
+        if step < self.until && (self.wide > shape.width || self.narrow > 0) {
             BeamShape::of_width(self.wide)
+        } else if self.died && self.narrow > 0 && self.narrow < shape.width {
+            BeamShape::of_width(self.narrow)
         } else {
             shape
         }
@@ -417,12 +432,17 @@ impl Revive {
     /// Every partial game of a beam of `width` ended at unit `step`: the unit to go back to and
     /// its beam, or None when the tries there or the budget are spent.
     fn rewind(&mut self, step: usize, width: usize) -> Option<(usize, Vec<Node>)> {
+        self.died = true;
+        let width = match self.narrow {
+            0 => width,
+            n => n.min(width),
+        };
         if step > self.died_at {
             self.died_at = step;
             self.tries = 0;
         }
         self.tries += 1;
-        if self.tries > REVIVALS {
+        if self.tries > REVIVALS && !self.endless {
             return None;
         }
         let back = (2 * SNAP_EVERY) << self.tries.min(8);
@@ -588,6 +608,44 @@ mod tests {
     /// A beam that goes back where all its partial games die never plays fewer units than the
     /// same beam without, plays more on many boards where games die, and leaves a game that
     /// plays its whole source unchanged to the lock. Every game replays as planned.
+    /// A beam that revives to its horizon (no budget, a finite cut) narrowed from its first
+    /// death on plays at least as long as the same beam without revivals, its game replays
+    /// as planned, and it stops by its cut though its tries are not counted.
+    #[test]
+    fn beams_reviving_to_their_horizon_narrow_and_stop_by_their_cut() {
+        let mut rng = Pcg64Mcg::seed_from_u64(44);
+        let (mut died, mut longer) = (0, 0);
+        for case in 0..120u32 {
+            let Some(p) = crate::testkit::random_dying_problem(&mut rng, case) else {
+                continue;
+            };
+            let t = Tables::new(&p);
+            let w = Weights::system("survive").unwrap();
+            let scorer = || LockScorer::new(&t, &w, case as u64);
+            let shape = BeamShape::of_width(8);
+            let mut cfg = PlanConfig::whole_game();
+            let plain = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
+            cfg.revive_budget = usize::MAX;
+            cfg.revive_narrow = 2;
+            cfg.cut = crate::work::Cut::starting_now(0.02, 0.0, 0.0);
+            let revived = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
+            let (n, m) = (plain.placements.len(), revived.placements.len());
+            assert!(m >= n, "case {case}: {m} units revived, {n} without");
+            if n < 60 && n > 0 {
+                died += 1;
+                longer += (m > n) as usize;
+            }
+            let text = crate::encode::plain(&p, &t, &revived);
+            let e = crate::engine::evaluate(&p, case, &text, &crate::engine::Phrases::official());
+            assert!(!e.end.is_error(), "case {case}");
+            assert_eq!(e.locked as usize, m, "case {case}");
+        }
+        assert!(
+            died >= 15 && longer * 2 >= died,
+            "{died} died, {longer} revived longer"
+        );
+    }
+
     #[test]
     fn revived_beams_play_at_least_as_long_and_leave_whole_games_alone() {
         let mut rng = Pcg64Mcg::seed_from_u64(36);

@@ -230,6 +230,10 @@ pub struct PlanConfig {
     /// before again (see [`beam`]) while the partial games it expands in all (a unit's width
     /// summed over its units, rewound stretches included) stay within this budget; 0 never.
     pub revive_budget: usize,
+    /// Where above 0, a beam that revives narrows to this width from its first death on: its
+    /// rewound stretches start from it, and the rest of its game keeps it (a narrow beam buys
+    /// more units with the same work). 0: a beam revives at its own width.
+    pub revive_narrow: usize,
 }
 
 impl PlanConfig {
@@ -242,6 +246,7 @@ impl PlanConfig {
             prefix: Vec::new(),
             carry: 0,
             revive_budget: 0,
+            revive_narrow: 0,
         }
     }
 }

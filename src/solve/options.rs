@@ -194,6 +194,14 @@ pub struct SearchOptions {
     /// beam that revives buys units with every rewind (problem 18 at 1 s: 31,366 -> 61,287 on
     /// the work clock; docs/tuning.md). 0: never.
     pub dying_tail_width: usize,
+    /// While a seed's best game ends before its source does, a round of fresh games after
+    /// which no revive tail ([`Self::dying_tail_width`]) would fit is played as its *last
+    /// round*: its survival attempts revive for as long as the horizon allows, narrowed to
+    /// [`Self::dying_tail_width`] from their first death on, and, where the round is no wider
+    /// than [`Self::revive_width`], its other attempts are revive tails' games instead. On
+    /// twelve sources of problem 18's board at 1 s: 312,322 -> 370,597 on the work clock;
+    /// problem 18 at 1.1 to 1.5 s 28,482-33,084 -> 50,828-58,468 (docs/tuning.md).
+    pub revive_last_round: bool,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -412,8 +412,9 @@ fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option
     }
     lefts.iter().find_map(|&h| {
         let l = super::budget::room(h, o);
-        let round = if s.seconds(p.cost, o) <= l {
-            Some(p.clone())
+        let c = s.seconds(p.cost, o);
+        let round = if c <= l {
+            Some(s.last_round(ctx, l, c, p.clone()))
         } else {
             s.tail(ctx, l)
         };

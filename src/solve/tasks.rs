@@ -181,6 +181,12 @@ impl<'a> SeedTasks<'a> {
             prefix,
             carry: 0,
             revive_budget: a.revive,
+            // A beam that revives to its horizon buys more units narrow (docs/tuning.md).
+            revive_narrow: if a.revive == usize::MAX {
+                self.search.dying_tail_width
+            } else {
+                0
+            },
         };
         let weights = &self.systems[a.system].1;
         let rng_seed = a.id as u64 + ((k as u64) << 32);

@@ -233,9 +233,10 @@ impl SeedState {
         // Without costs (the first round's attempt of a seed whose quick answer did not
         // finish, which then stops) there is nothing to learn; its game is kept all the same.
         if let Some(c) = self.costs.as_mut() {
-            // A revive tail's plan ([`SeedState::revive_tail`]) spends its work on rewinds
-            // until its horizon: it says nothing of what a unit of a beam costs.
-            if !(round.kind == RoundKind::Tail && a.revive > 0) {
+            // A plan that revives to its horizon (a revive tail's, [`SeedState::revive_tail`],
+            // or a last round's, [`SeedState::last_round`]) spends its work on rewinds until
+            // then: it says nothing of what a unit of a beam costs.
+            if a.revive != usize::MAX {
                 let survival = system >= self.setup.systems;
                 c.learn_plan(
                     round.width,

@@ -113,27 +113,7 @@ impl SeedState {
         }
         let first = self.games.planned;
         let tasks = (0..n)
-            .map(|j| {
-                let id = first + j as u32;
-                Task::Attempt(Attempt {
-                    id,
-                    system: self.setup.systems + id as usize % self.setup.survival,
-                    width: w,
-                    mode: if self.setup.spells {
-                        Mode::Dp
-                    } else {
-                        Mode::Plain
-                    },
-                    base: None,
-                    screen: Screen {
-                        tries: 1,
-                        rate: self.games.rate(self.setup.spells),
-                        least: 0.0,
-                    },
-                    valuer: Valuer::Off,
-                    revive: usize::MAX,
-                })
-            })
+            .map(|j| Task::Attempt(self.revive_attempt(ctx, first + j as u32)))
             .collect();
         Some(Proposal {
             tasks,
@@ -144,6 +124,74 @@ impl SeedState {
                 spell: 0.0,
             },
         })
+    }
+
+    /// Attempt `id` of a revive tail: a fresh game of [`SearchOptions::dying_tail_width`] with a
+    /// survival system and no phrase valuer, whose beam revives without a budget of its own.
+    ///
+    /// [`SearchOptions::dying_tail_width`]: crate::solve::SearchOptions::dying_tail_width
+    fn revive_attempt(&self, ctx: Ctx, id: u32) -> Attempt {
+        Attempt {
+            id,
+            system: self.setup.systems + id as usize % self.setup.survival,
+            width: ctx.o.dying_tail_width,
+            mode: if self.setup.spells {
+                Mode::Dp
+            } else {
+                Mode::Plain
+            },
+            base: None,
+            screen: self.revive_screen(),
+            valuer: Valuer::Off,
+            revive: usize::MAX,
+        }
+    }
+
+    /// A plan that revives to its horizon is made once: a second would start narrowed.
+    fn revive_screen(&self) -> Screen {
+        Screen {
+            tries: 1,
+            rate: self.games.rate(self.setup.spells),
+            least: 0.0,
+        }
+    }
+
+    /// Round `p`, predicted to take `cost` of the `room` seconds before its horizon, as it is
+    /// played ([`SearchOptions::revive_last_round`]): where it is a round of fresh games of a
+    /// seed whose best game dies early and neither a revive tail ([`SeedState::revive_tail`])
+    /// nor another round as dear would fit after it, its *last round*. Its survival attempts then revive to the horizon (their
+    /// beams narrow to the revive tail's width from their first death on), and, where it is no
+    /// wider than [`SearchOptions::revive_width`], its other attempts are a revive tail's
+    /// games: on problem 18's board the other systems' beams of that width die within a few
+    /// hundred units, while wider ones may live (problem 10118 of the survival set S45 lives
+    /// 541 units with `fill` at width 64, and lost half its score where that game was
+    /// replaced; docs/tuning.md).
+    ///
+    /// [`SearchOptions::revive_last_round`]: crate::solve::SearchOptions::revive_last_round
+    /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
+    pub fn last_round(&self, ctx: Ctx, room: f64, cost: f64, mut p: Proposal) -> Proposal {
+        let o = ctx.o;
+        let after = room - cost;
+        let last = o.revive_last_round
+            && after < cost
+            && o.dying_tail_width > 0
+            && p.kind == RoundKind::Fresh
+            && self.setup.survival > 0
+            && !self.games.whole(self.setup.source)
+            && self.revive_tail(ctx, after, p.tasks.len()).is_none();
+        if !last {
+            return p;
+        }
+        for t in &mut p.tasks {
+            let Task::Attempt(a) = t else { continue };
+            if a.system >= self.setup.systems {
+                a.revive = usize::MAX;
+                a.screen = self.revive_screen();
+            } else if p.width <= o.revive_width {
+                *a = self.revive_attempt(ctx, a.id);
+            }
+        }
+        p
     }
 
     /// Re-plans of the best game's last units by `n` attempts: the widest beam, up to the
@@ -384,6 +432,97 @@ mod tests {
         s.widening.width = 4;
         s.games.kept = vec![best_game(1000)];
         assert!(revives(&s, &o, 0.05).is_none());
+    }
+
+    /// A dying seed's last round of fresh games (no revive tail nor a round as dear would fit
+    /// after it): its survival attempts revive to the horizon, its others, at widths up to
+    /// `revive_width`, are revive tails' games; wider, they are left as they were. Not where a
+    /// revive tail or a round as dear fits after it, the option is off, the round re-plans, or
+    /// the best game is whole.
+    #[test]
+    fn a_dying_seeds_last_fresh_round_revives() {
+        let (o, preset) = clock();
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let mut s = dying_seed(16);
+        s.games.planned = 10;
+        s.widening.width = 16;
+        // The round takes 0.1 s: no round as dear fits in the 0.01 or 0.05 s after it.
+        let c = 0.1;
+        let attempts = |p: &Proposal| -> Vec<Attempt> {
+            p.tasks
+                .iter()
+                .filter_map(|t| match t {
+                    Task::Attempt(a) => Some(a.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        for w in [16, 64] {
+            let fresh = s.round_of(&o, w, 2, Start::Fresh);
+            let before = attempts(&fresh);
+            assert!(before.iter().any(|a| a.system >= 5) && before.iter().any(|a| a.system < 5));
+            assert!(before.iter().all(|a| a.revive < usize::MAX), "{before:?}");
+            // 0.01 s after the round holds no straight width-3 game over the source (0.02 s).
+            let last = attempts(&s.last_round(ctx, 0.01 + c, c, fresh.clone()));
+            for (a, b) in last.iter().zip(&before) {
+                assert_eq!(a.id, b.id);
+                if b.system < 5 && w > o.revive_width {
+                    assert_eq!(a, b);
+                    continue;
+                }
+                assert_eq!(a.revive, usize::MAX, "{a:?}");
+                assert_eq!(a.screen.tries, 1);
+                if b.system >= 5 {
+                    assert_eq!((a.system, a.width, a.valuer), (b.system, b.width, b.valuer));
+                } else if w <= o.revive_width {
+                    assert!(a.system >= 5, "{a:?}");
+                    assert_eq!(a.width, o.dying_tail_width);
+                    assert_eq!(a.valuer, Valuer::Off);
+                    assert!(a.base.is_none());
+                }
+            }
+            // A revive tail fits after the round: it is left as it was.
+            assert_eq!(
+                attempts(&s.last_round(ctx, 0.05 + c, c, fresh.clone())),
+                before
+            );
+            // A round as dear as this one fits after it: left as it was.
+            assert_eq!(
+                attempts(&s.last_round(ctx, 0.02, 0.01, fresh.clone())),
+                before
+            );
+        }
+        let fresh = s.round_of(&o, 16, 2, Start::Fresh);
+        let before = attempts(&fresh);
+        // The option off.
+        let off = SearchOptions {
+            revive_last_round: false,
+            ..o.clone()
+        };
+        let ctx_off = Ctx {
+            o: &off,
+            preset: &preset,
+        };
+        assert_eq!(
+            attempts(&s.last_round(ctx_off, 0.01 + c, c, fresh.clone())),
+            before
+        );
+        // A round of cuts re-plans the best game: left as it was.
+        let cuts = s.round_of(&o, 16, 2, Start::Cuts);
+        assert_eq!(
+            attempts(&s.last_round(ctx, 0.01 + c, c, cuts.clone())),
+            attempts(&cuts)
+        );
+        // A whole best game: nothing revives.
+        s.games.kept = vec![best_game(1000)];
+        let whole = s.round_of(&o, 16, 2, Start::Fresh);
+        assert_eq!(
+            attempts(&s.last_round(ctx, 0.01 + c, c, whole.clone())),
+            attempts(&whole)
+        );
     }
 
     /// A tail of a seed whose best game lasts the whole source and was spelt by the DP encoder
