@@ -422,6 +422,18 @@ fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option
     })
 }
 
+/// The attempts among `tasks`, in their order (for the tests of rounds).
+#[cfg(test)]
+pub(crate) fn attempts_of(tasks: &[Task]) -> Vec<Attempt> {
+    tasks
+        .iter()
+        .filter_map(|t| match t {
+            Task::Attempt(a) => Some(a.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 impl Policy {
     pub fn new(opts: SearchOptions, preset: Preset, seeds: Vec<SeedSetup>) -> Policy {
         Policy {

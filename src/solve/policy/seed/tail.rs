@@ -451,15 +451,7 @@ mod tests {
         s.widening.width = 16;
         // The round takes 0.1 s: no round as dear fits in the 0.01 or 0.05 s after it.
         let c = 0.1;
-        let attempts = |p: &Proposal| -> Vec<Attempt> {
-            p.tasks
-                .iter()
-                .filter_map(|t| match t {
-                    Task::Attempt(a) => Some(a.clone()),
-                    _ => None,
-                })
-                .collect()
-        };
+        let attempts = |p: &Proposal| crate::solve::policy::attempts_of(&p.tasks);
         for w in [16, 64] {
             let fresh = s.round_of(&o, w, 2, Start::Fresh);
             let before = attempts(&fresh);

@@ -113,15 +113,7 @@ fn dying_games_turn_to_the_survival_systems() {
         ..SearchOptions::default()
     };
     let (trace, _) = simulate_opts(std::slice::from_ref(&with), 2, 30.0, 1.0, o.clone());
-    let attempts = |s: &Step| -> Vec<Attempt> {
-        s.tasks
-            .iter()
-            .filter_map(|t| match t {
-                Task::Attempt(a) => Some(a.clone()),
-                _ => None,
-            })
-            .collect()
-    };
+    let attempts = |s: &Step| -> Vec<Attempt> { crate::solve::policy::attempts_of(&s.tasks) };
     let survival: Vec<Attempt> = trace
         .iter()
         .flat_map(attempts)
