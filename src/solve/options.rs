@@ -195,8 +195,8 @@ pub struct SearchOptions {
     /// the work clock; docs/tuning.md). 0: never.
     pub dying_tail_width: usize,
     /// While a seed's best game ends before its source does, a round of fresh games after
-    /// which no revive tail ([`Self::dying_tail_width`]) would fit is played as its *last
-    /// round*: its survival attempts revive for as long as the horizon allows, narrowed to
+    /// which neither a revive tail ([`Self::dying_tail_width`]) nor another round as dear would
+    /// fit is played as its *last round*: its survival attempts revive for as long as the horizon allows, narrowed to
     /// [`Self::dying_tail_width`] from their first death on, and, where the round is no wider
     /// than [`Self::revive_width`], its other attempts are revive tails' games instead. On
     /// twelve sources of problem 18's board at 1 s: 312,322 -> 370,597 on the work clock;

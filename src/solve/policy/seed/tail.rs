@@ -2,7 +2,8 @@
 //! neighbourhoods cut late enough in the best game to be re-planned and spelt in that time,
 //! and, where the best game lasts the whole source and the character encoder has not spelt it,
 //! a polish of as many of its units as fit. Where the best game dies early and those
-//! re-plans would be narrow, reviving survival games that take the time left instead.
+//! re-plans would be narrow, reviving survival games that take the time left instead; and the
+//! last round of fresh games of such a seed, played so that its games revive to the horizon.
 
 use super::{Ctx, Proposal, SeedState};
 use crate::encode::Mode;
@@ -159,10 +160,10 @@ impl SeedState {
     /// Round `p`, predicted to take `cost` of the `room` seconds before its horizon, as it is
     /// played ([`SearchOptions::revive_last_round`]): where it is a round of fresh games of a
     /// seed whose best game dies early and neither a revive tail ([`SeedState::revive_tail`])
-    /// nor another round as dear would fit after it, its *last round*. Its survival attempts then revive to the horizon (their
-    /// beams narrow to the revive tail's width from their first death on), and, where it is no
-    /// wider than [`SearchOptions::revive_width`], its other attempts are a revive tail's
-    /// games: on problem 18's board the other systems' beams of that width die within a few
+    /// nor another round as dear would fit after it, its *last round*. Its survival attempts
+    /// then revive to the horizon (their beams narrow to the revive tail's width from their
+    /// first death on), and, where it is no wider than [`SearchOptions::revive_width`], its
+    /// other attempts are a revive tail's games: on problem 18's board the other systems' beams of that width die within a few
     /// hundred units, while wider ones may live (problem 10118 of the survival set S45 lives
     /// 541 units with `fill` at width 64, and lost half its score where that game was
     /// replaced; docs/tuning.md).
