@@ -388,7 +388,7 @@ impl Revive {
             expanded: 0,
             narrow: cfg.revive_narrow,
             died: false,
-            endless: cfg.revive_budget == usize::MAX && cfg.cut.allowance.is_finite(),
+            endless: cfg.revive_budget == super::REVIVE_TO_HORIZON && cfg.cut.allowance.is_finite(),
         }
     }
 
@@ -625,7 +625,7 @@ mod tests {
             let shape = BeamShape::of_width(8);
             let mut cfg = PlanConfig::whole_game();
             let plain = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
-            cfg.revive_budget = usize::MAX;
+            cfg.revive_budget = crate::plan::REVIVE_TO_HORIZON;
             cfg.revive_narrow = 2;
             cfg.cut = crate::work::Cut::starting_now(0.02, 0.0, 0.0);
             let revived = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());

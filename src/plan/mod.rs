@@ -236,6 +236,11 @@ pub struct PlanConfig {
     pub revive_narrow: usize,
 }
 
+/// A [`PlanConfig::revive_budget`] without a bound of its own: the beam revives for as long as
+/// its task's cut allows (a revive tail's games and a dying seed's last round, in the solver),
+/// its tries at one unit not counted.
+pub const REVIVE_TO_HORIZON: usize = usize::MAX;
+
 impl PlanConfig {
     /// Options for a whole game without a clock and without revivals (a plain beam, as the
     /// stages and the tuner measure).

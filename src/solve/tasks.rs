@@ -182,7 +182,7 @@ impl<'a> SeedTasks<'a> {
             carry: 0,
             revive_budget: a.revive,
             // A beam that revives to its horizon buys more units narrow (docs/tuning.md).
-            revive_narrow: if a.revive == usize::MAX {
+            revive_narrow: if a.revive == crate::plan::REVIVE_TO_HORIZON {
                 self.search.dying_tail_width
             } else {
                 0

@@ -236,7 +236,7 @@ impl SeedState {
             // A plan that revives to its horizon (a revive tail's, [`SeedState::revive_tail`],
             // or a last round's, [`SeedState::last_round`]) spends its work on rewinds until
             // then: it says nothing of what a unit of a beam costs.
-            if a.revive != usize::MAX {
+            if a.revive != crate::plan::REVIVE_TO_HORIZON {
                 let survival = system >= self.setup.systems;
                 c.learn_plan(
                     round.width,

@@ -7,6 +7,7 @@
 
 use super::{Ctx, Proposal, SeedState};
 use crate::encode::Mode;
+use crate::plan::REVIVE_TO_HORIZON;
 use crate::solve::budget::tail_units;
 use crate::solve::policy::costs::Kinds;
 use crate::solve::policy::widening::Start;
@@ -144,7 +145,7 @@ impl SeedState {
             base: None,
             screen: self.revive_screen(),
             valuer: Valuer::Off,
-            revive: usize::MAX,
+            revive: REVIVE_TO_HORIZON,
         }
     }
 
@@ -163,10 +164,10 @@ impl SeedState {
     /// nor another round as dear would fit after it, its *last round*. Its survival attempts
     /// then revive to the horizon (their beams narrow to the revive tail's width from their
     /// first death on), and, where it is no wider than [`SearchOptions::revive_width`], its
-    /// other attempts are a revive tail's games: on problem 18's board the other systems' beams of that width die within a few
-    /// hundred units, while wider ones may live (problem 10118 of the survival set S45 lives
-    /// 541 units with `fill` at width 64, and lost half its score where that game was
-    /// replaced; docs/tuning.md).
+    /// other attempts are a revive tail's games: on problem 18's board the other systems'
+    /// beams of that width die within a few hundred units, while wider ones may live (problem
+    /// 10118 of the survival set S45 lives 541 units with `fill` at width 64, and lost half
+    /// its score where that game was replaced; docs/tuning.md).
     ///
     /// [`SearchOptions::revive_last_round`]: crate::solve::SearchOptions::revive_last_round
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
@@ -186,7 +187,7 @@ impl SeedState {
         for t in &mut p.tasks {
             let Task::Attempt(a) = t else { continue };
             if a.system >= self.setup.systems {
-                a.revive = usize::MAX;
+                a.revive = REVIVE_TO_HORIZON;
                 a.screen = self.revive_screen();
             } else if p.width <= o.revive_width {
                 *a = self.revive_attempt(ctx, a.id);
@@ -251,6 +252,7 @@ impl SeedState {
 mod tests {
     use super::*;
     use crate::encode::Mode;
+    use crate::plan::REVIVE_TO_HORIZON;
     use crate::solve::budget::Preset;
     use crate::solve::policy::costs::{Costs, UnitWork};
     use crate::solve::policy::{GameId, Summary, Task};
@@ -366,7 +368,7 @@ mod tests {
             let ctx = Ctx { o, preset: &preset };
             let round = s.tail(ctx, left)?;
             let fresh = round.tasks.iter().any(
-                |t| matches!(t, Task::Attempt(a) if a.base.is_none() && a.revive == usize::MAX),
+                |t| matches!(t, Task::Attempt(a) if a.base.is_none() && a.revive == REVIVE_TO_HORIZON),
             );
             fresh.then_some(round)
         };
@@ -457,7 +459,10 @@ mod tests {
             let fresh = s.round_of(&o, w, 2, Start::Fresh);
             let before = attempts(&fresh);
             assert!(before.iter().any(|a| a.system >= 5) && before.iter().any(|a| a.system < 5));
-            assert!(before.iter().all(|a| a.revive < usize::MAX), "{before:?}");
+            assert!(
+                before.iter().all(|a| a.revive < REVIVE_TO_HORIZON),
+                "{before:?}"
+            );
             // 0.01 s after the round holds no straight width-3 game over the source (0.02 s).
             let last = attempts(&s.last_round(ctx, 0.01 + c, c, fresh.clone()));
             for (a, b) in last.iter().zip(&before) {
@@ -466,7 +471,7 @@ mod tests {
                     assert_eq!(a, b);
                     continue;
                 }
-                assert_eq!(a.revive, usize::MAX, "{a:?}");
+                assert_eq!(a.revive, REVIVE_TO_HORIZON, "{a:?}");
                 assert_eq!(a.screen.tries, 1);
                 if b.system >= 5 {
                     assert_eq!((a.system, a.width, a.valuer), (b.system, b.width, b.valuer));
