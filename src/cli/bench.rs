@@ -235,6 +235,15 @@ pub fn run(args: Args) -> Result<()> {
     }
     if several {
         print!("\n{}", curve_table(&labels, &curve));
+        // Per search file, the problems that score less at a longer budget than at a shorter
+        // one: where "more time never gives less" fails.
+        let n = args.time.len();
+        for (k, (name, _)) in variants.iter().enumerate().filter(|_| n > 1) {
+            let runs: Vec<(f64, &[(i64, u64)])> = (args.time.iter().copied())
+                .zip(curve[k * n..(k + 1) * n].iter().map(|c| c.as_slice()))
+                .collect();
+            println!("{name}{}", falls_line(&falls(&runs)));
+        }
     }
     if let Some(path) = &args.svg {
         let totals: Vec<(f64, u64)> = args
@@ -369,6 +378,74 @@ fn curve_table(labels: &[String], curve: &[Vec<(i64, u64)>]) -> String {
     out + "\n"
 }
 
+/// A problem that scores less at a longer budget than at a shorter one: its largest such fall,
+/// as (budget, score) before and after.
+#[derive(Debug, PartialEq)]
+struct Fall {
+    id: i64,
+    shorter: (f64, u64),
+    longer: (f64, u64),
+}
+
+/// Each problem's largest fall from a shorter budget to a longer one, over `runs` (a budget and
+/// each problem's (id, score) at it, in any order of budgets; every run lists the same problems
+/// in the same order).
+fn falls(runs: &[(f64, &[(i64, u64)])]) -> Vec<Fall> {
+    let mut order: Vec<&(f64, &[(i64, u64)])> = runs.iter().collect();
+    order.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let Some(first) = order.first() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, &(id, _)) in first.1.iter().enumerate() {
+        let mut best: Option<(f64, u64)> = None;
+        let mut worst: Option<Fall> = None;
+        for &&(t, scores) in &order {
+            let s = scores[i].1;
+            if let Some((bt, bs)) = best.filter(|&(bt, bs)| bs > s && bt < t) {
+                let fall = Fall {
+                    id,
+                    shorter: (bt, bs),
+                    longer: (t, s),
+                };
+                if worst
+                    .as_ref()
+                    .is_none_or(|w| bs - s > w.shorter.1 - w.longer.1)
+                {
+                    worst = Some(fall);
+                }
+            }
+            if best.is_none_or(|(_, bs)| s > bs) {
+                best = Some((t, s));
+            }
+        }
+        out.extend(worst);
+    }
+    out
+}
+
+/// The falls as one line: how many problems fall, by how much in all, and each fall.
+fn falls_line(falls: &[Fall]) -> String {
+    if falls.is_empty() {
+        return "falls: none (no problem scores less at a longer budget)".into();
+    }
+    let sum: u64 = falls.iter().map(|f| f.shorter.1 - f.longer.1).sum();
+    let each: Vec<String> = falls
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} at {} s -> {} at {} s",
+                f.id, f.shorter.1, f.shorter.0, f.longer.1, f.longer.0
+            )
+        })
+        .collect();
+    format!(
+        "falls: {} problem(s) score less at a longer budget, by {sum} in all ({})",
+        falls.len(),
+        each.join("; ")
+    )
+}
+
 /// An SVG plot of the total score against the budget (seconds on a log scale), with an optional
 /// reference total as a dashed line.
 fn curve_svg(totals: &[(f64, u64)], reference: Option<u64>) -> String {
@@ -454,6 +531,32 @@ mod tests {
             lines[3].split_whitespace().collect::<Vec<_>>(),
             ["total", "30", "40"]
         );
+    }
+
+    /// A fall is measured from the best score of any shorter budget, whatever order the
+    /// budgets were given in; a problem that never falls is not listed.
+    #[test]
+    fn falls_are_measured_from_the_best_shorter_budget() {
+        let (b1, b3, b2) = (
+            [(7, 100), (8, 50), (9, 10)],
+            [(7, 90), (8, 60), (9, 10)],
+            [(7, 120), (8, 55), (9, 10)],
+        );
+        let runs = [(1.0, &b1[..]), (3.0, &b3[..]), (2.0, &b2[..])];
+        let f = falls(&runs);
+        assert_eq!(
+            f,
+            vec![Fall {
+                id: 7,
+                shorter: (2.0, 120),
+                longer: (3.0, 90),
+            }]
+        );
+        assert!(falls_line(&f).starts_with("falls: 1 problem(s)"));
+        assert!(falls_line(&f).contains("by 30 in all"));
+        assert!(falls_line(&[]).starts_with("falls: none"));
+        // Equal scores at a longer budget are no fall.
+        assert!(falls(&[(1.0, &b1[..]), (2.0, &b1[..])]).is_empty());
     }
 
     #[test]
