@@ -235,15 +235,8 @@ pub fn run(args: Args) -> Result<()> {
     }
     if several {
         print!("\n{}", curve_table(&labels, &curve));
-        // Per search file, the problems that score less at a longer budget than at a shorter
-        // one: where "more time never gives less" fails.
-        let n = args.time.len();
-        for (k, (name, _)) in variants.iter().enumerate().filter(|_| n > 1) {
-            let runs: Vec<(f64, &[(i64, u64)])> = (args.time.iter().copied())
-                .zip(curve[k * n..(k + 1) * n].iter().map(|c| c.as_slice()))
-                .collect();
-            println!("{name}{}", falls_line(&falls(&runs)));
-        }
+        let names: Vec<&str> = variants.iter().map(|(name, _)| name.as_str()).collect();
+        print!("{}", falls_lines(&args.time, &names, &curve));
     }
     if let Some(path) = &args.svg {
         let totals: Vec<(f64, u64)> = args
@@ -424,6 +417,24 @@ fn falls(runs: &[(f64, &[(i64, u64)])]) -> Vec<Fall> {
     out
 }
 
+/// Per search file (`names`, whose runs at each of the budgets `times` follow each other in
+/// `curve`), the problems that score less at a longer budget than at a shorter one: where "more
+/// time never gives less" fails. Nothing with one budget.
+fn falls_lines(times: &[f64], names: &[&str], curve: &[Vec<(i64, u64)>]) -> String {
+    let n = times.len();
+    if n < 2 {
+        return String::new();
+    }
+    let mut out = String::new();
+    for (k, name) in names.iter().enumerate() {
+        let runs: Vec<(f64, &[(i64, u64)])> = (times.iter().copied())
+            .zip(curve[k * n..(k + 1) * n].iter().map(|c| c.as_slice()))
+            .collect();
+        out += &format!("{name}{}\n", falls_line(&falls(&runs)));
+    }
+    out
+}
+
 /// The falls as one line: how many problems fall, by how much in all, and each fall.
 fn falls_line(falls: &[Fall]) -> String {
     if falls.is_empty() {
@@ -557,6 +568,13 @@ mod tests {
         assert!(falls_line(&[]).starts_with("falls: none"));
         // Equal scores at a longer budget are no fall.
         assert!(falls(&[(1.0, &b1[..]), (2.0, &b1[..])]).is_empty());
+        // One line per search file, each over its own runs; none with one budget.
+        let curve: Vec<Vec<(i64, u64)>> = [b1, b2, b2, b1].iter().map(|b| b.to_vec()).collect();
+        let lines = falls_lines(&[1.0, 2.0], &["a ", "b "], &curve);
+        let lines: Vec<&str> = lines.lines().collect();
+        assert!(lines[0].starts_with("a falls: none"));
+        assert!(lines[1].starts_with("b falls: 2 problem(s)") && lines[1].contains("by 25 in all"));
+        assert_eq!(falls_lines(&[1.0], &["a "], &curve[..1]), "");
     }
 
     #[test]
