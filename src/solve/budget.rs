@@ -69,6 +69,9 @@ pub struct RunPlan {
     /// Where the common shorter budgets end, in seconds before the end of this one
     /// ([`checkpoints`]; [`super::SolveConfig::checkpoints`]).
     pub checkpoints: Vec<f64>,
+    /// Where the shorter budgets whose revivals a longer run plays end, in seconds before the
+    /// end of this one ([`revive_checkpoints`]; [`super::SolveConfig::revive_checkpoints`]).
+    pub revive_checkpoints: Vec<f64>,
     /// The bytes the solver may count on ([`super::SolveConfig::memory`]): four fifths of a
     /// limit given ([`RunPlan::with_memory_limit`]), [`super::DEFAULT_MEMORY`] without one.
     pub memory: u64,
@@ -94,6 +97,7 @@ impl RunPlan {
         Some(RunPlan {
             budget,
             checkpoints: checkpoints(seconds, !virtual_clock, o),
+            revive_checkpoints: revive_checkpoints(seconds, !virtual_clock, o),
             memory: super::DEFAULT_MEMORY,
         })
     }
@@ -103,6 +107,7 @@ impl RunPlan {
         RunPlan {
             budget: Budget::Attempts(n.max(1)),
             checkpoints: Vec::new(),
+            revive_checkpoints: Vec::new(),
             memory: super::DEFAULT_MEMORY,
         }
     }
@@ -238,6 +243,19 @@ pub fn reserve(total: f64, o: &SearchOptions) -> Duration {
 /// its [`reserve`] as the run's does. A run plans its rounds to end before each in turn (see
 /// [`super::SolveConfig::checkpoints`]).
 pub fn checkpoints(total: f64, reserved: bool, o: &SearchOptions) -> Vec<f64> {
+    ends_before(&o.checkpoints, total, reserved, o)
+}
+
+/// Where the budgets below `total` whose revivals a longer run plays
+/// ([`SearchOptions::revive_checkpoints`]) end, as [`checkpoints`] says where the common
+/// budgets end.
+pub fn revive_checkpoints(total: f64, reserved: bool, o: &SearchOptions) -> Vec<f64> {
+    ends_before(&o.revive_checkpoints, total, reserved, o)
+}
+
+/// Where each of the `budgets` below `total` ends, in seconds before the end of a run of
+/// `total` seconds; with `reserved`, each budget's end keeps back its [`reserve`].
+fn ends_before(budgets: &[f64], total: f64, reserved: bool, o: &SearchOptions) -> Vec<f64> {
     let end = |t: f64| {
         if reserved {
             t - reserve(t, o).as_secs_f64()
@@ -245,7 +263,7 @@ pub fn checkpoints(total: f64, reserved: bool, o: &SearchOptions) -> Vec<f64> {
             t
         }
     };
-    o.checkpoints
+    budgets
         .iter()
         .filter(|&&n| n < total)
         .map(|&n| end(total) - end(n))
@@ -264,6 +282,24 @@ pub fn horizons(checkpoints: &[f64], left: f64) -> Vec<f64> {
     h.sort_by(f64::total_cmp);
     h.push(left);
     h
+}
+
+/// The horizons still ahead as [`horizons`] gives them, with those of the `revive` checkpoints
+/// (seconds before the deadline, [`revive_checkpoints`]) still ahead in front, and how many of
+/// those lead the list. A revive checkpoint's horizon comes before every other: one that does
+/// not is dropped.
+pub fn horizons_with_revivals(checkpoints: &[f64], revive: &[f64], left: f64) -> (Vec<f64>, usize) {
+    let rest = horizons(checkpoints, left);
+    let first = rest[0];
+    let mut lefts: Vec<f64> = revive
+        .iter()
+        .map(|before| left - before)
+        .filter(|&l| l > 0.0 && l < first)
+        .collect();
+    lefts.sort_by(f64::total_cmp);
+    let revivals = lefts.len();
+    lefts.extend(rest);
+    (lefts, revivals)
 }
 
 /// The seconds a round may be predicted to take to end before a horizon `left` seconds away:
@@ -448,6 +484,15 @@ mod tests {
         assert_eq!(horizons(&[90.0, 70.0], 100.0), vec![10.0, 30.0, 100.0]);
         assert_eq!(horizons(&[90.0, 70.0], 80.0), vec![10.0, 80.0]);
         assert_eq!(horizons(&[], 5.0), vec![5.0]);
+        // Revive checkpoints lead, those passed and those after a checkpoint left out.
+        assert_eq!(
+            horizons_with_revivals(&[90.0, 70.0], &[101.0, 95.0, 99.5, 50.0, 98.5], 100.0),
+            (vec![0.5, 1.5, 5.0, 10.0, 30.0, 100.0], 3)
+        );
+        assert_eq!(
+            horizons_with_revivals(&[], &[4.0, 3.0], 5.0),
+            (vec![1.0, 2.0, 5.0], 2)
+        );
     }
 
     /// A run by attempts: one lane, every round wider, polishes last and capped, narrower

@@ -17,7 +17,7 @@
 //! deadlines) is [`budget`]'s: the executor only reads the clock and hands the times over.
 
 use super::budget::{self, Budget, Preset, Timing};
-use super::policy::{GameId, Outcome, Policy, Report, Round, SeedSetup, Task};
+use super::policy::{FixedCut, GameId, Outcome, Policy, Report, Round, SeedSetup, Task};
 use super::tasks::{GameData, SeedTasks};
 use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
@@ -102,6 +102,7 @@ impl Shared {
             timing: self.policy.timing(seed),
             until: flight.until,
             horizon: flight.round.horizon,
+            fixed: flight.round.fixed,
         }
     }
 }
@@ -124,6 +125,8 @@ struct Queued {
     until: Option<Instant>,
     /// Its round's horizon, in seconds before the deadline ([`Round::horizon`]).
     horizon: Option<f64>,
+    /// An owed revival's cut ([`Round::fixed`]).
+    fixed: Option<FixedCut>,
 }
 
 /// A run of the solver over some problems.
@@ -256,9 +259,11 @@ impl<'a> Executor<'a> {
     }
 
     /// The seconds left before each horizon still ahead (the checkpoints of shorter budgets,
-    /// then the deadline), given the seconds `left` before the deadline.
-    fn horizons(&self, left: f64) -> Vec<f64> {
-        budget::horizons(&self.cfg.checkpoints, left)
+    /// then the deadline), given the seconds `left` before the deadline, and how many of them,
+    /// first, are revive checkpoints' ([`budget::horizons_with_revivals`]).
+    fn horizons(&self, left: f64) -> (Vec<f64>, usize) {
+        let cfg = &self.cfg;
+        budget::horizons_with_revivals(&cfg.checkpoints, &cfg.revive_checkpoints, left)
     }
 
     /// Runs the whole search and returns every seed's best answer, in the order of the seeds
@@ -303,8 +308,9 @@ impl<'a> Executor<'a> {
                 let Shared {
                     policy, flights, ..
                 } = &mut *shared;
-                let horizons = self.horizons(budget - now);
-                match policy.next(&|i| flights[i].is_none(), Some(&horizons)) {
+                let (horizons, revivals) = self.horizons(budget - now);
+                let idle = |i: usize| flights[i].is_none();
+                match policy.next_with(&idle, Some(&horizons), revivals) {
                     Some(round) if now < budget => self.start(&mut shared, round),
                     _ => break,
                 }
@@ -381,10 +387,13 @@ impl<'a> Executor<'a> {
             }
             if !shared.closed {
                 let horizons = self.left().map(|l| self.horizons(l));
+                let revivals = horizons.as_ref().map_or(0, |h| h.1);
+                let horizons = horizons.map(|h| h.0);
                 let Shared {
                     policy, flights, ..
                 } = &mut *shared;
-                let next = policy.next(&|i| flights[i].is_none(), horizons.as_deref());
+                let idle = |i: usize| flights[i].is_none();
+                let next = policy.next_with(&idle, horizons.as_deref(), revivals);
                 if let Some(round) = next {
                     self.start(&mut shared, round);
                     continue;
@@ -472,7 +481,10 @@ impl<'a> Executor<'a> {
                 None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
-                let cut = left.map_or(Cut::NONE, |left| budget::cut(left, &timing));
+                let cut = match q.fixed {
+                    Some(f) => budget::cut(f.left, &f.timing),
+                    None => left.map_or(Cut::NONE, |left| budget::cut(left, &timing)),
+                };
                 t.attempt(a, base, &cut)
             }
             &Task::Exhaust {

@@ -162,6 +162,14 @@ pub struct SearchOptions {
     /// 10 s: there the tails before a checkpoint cost a longer run more than they find
     /// (docs/tuning.md).
     pub checkpoints: Vec<f64>,
+    /// Shorter budgets, below every one of [`Self::checkpoints`], whose *revivals* a longer
+    /// run plays too: where the shorter run's seed plays a revive tail or a last round
+    /// ([`Self::dying_tail_width`], [`Self::revive_last_round`]) before its end, the longer run
+    /// plays the same round before the same point, and skips the shorter run's other tails.
+    /// Revivals are where a shorter budget scored more than a longer one (problem 18: 61,287 at
+    /// 1 s, 33,998 at 2 s on the work clock), and they cost a longer run only where a seed
+    /// dies early (docs/tuning.md).
+    pub revive_checkpoints: Vec<f64>,
     /// The scoring systems (by name) made to keep games alive ([`crate::eval::stack`]): while a
     /// seed's best game ends before its source does, the attempts [`Self::survival_every`]
     /// picks plan with them; they stay out of the cycle and the ranking of the systems
@@ -384,6 +392,20 @@ impl SearchOptions {
         {
             return Err(format!("checkpoints must be positive numbers, not {bad}"));
         }
+        let first = self
+            .checkpoints
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        if let Some(bad) = self
+            .revive_checkpoints
+            .iter()
+            .find(|&&c| !(c.is_finite() && c > 0.0 && c < first))
+        {
+            return Err(format!(
+                "revive_checkpoints must be positive numbers below every checkpoint, not {bad}"
+            ));
+        }
         Ok(())
     }
 }
@@ -414,6 +436,7 @@ mod tests {
             (r#"{"survival": -1}"#, "survival"),
             (r#"{"clock_speed_range": [2, 1]}"#, "clock_speed_range"),
             (r#"{"checkpoints": [10, 0]}"#, "checkpoints"),
+            (r#"{"revive_checkpoints": [1, 10]}"#, "revive_checkpoints"),
             ("[1]", "o.json"),
         ] {
             let e = SearchOptions::from_json(text, Path::new("o.json")).unwrap_err();

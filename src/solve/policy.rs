@@ -163,6 +163,28 @@ pub struct Attempt {
     pub revive: usize,
 }
 
+impl Attempt {
+    /// The bit that marks an owed revival's id ([`super::SearchOptions::revive_checkpoints`]):
+    /// it keeps the id the shorter run gave the attempt, for its random seed, apart from the
+    /// ids of the seed's own attempts.
+    pub const OWED: u32 = 1 << 31;
+
+    /// Its random seed: its id without the [`Attempt::OWED`] bit, so that an owed revival
+    /// plays the game the shorter run played.
+    pub fn rng(&self) -> u32 {
+        self.id & !Self::OWED
+    }
+
+    /// Its id as the tags and the trace show it: an owed revival's as the shorter run's, marked.
+    pub fn label(&self) -> String {
+        if self.id & Self::OWED == 0 {
+            self.id.to_string()
+        } else {
+            format!("{}(owed)", self.rng())
+        }
+    }
+}
+
 /// One task: single-threaded work on one seed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Task {
@@ -232,6 +254,9 @@ pub struct Round {
     /// the greedy encoder and the quick answer's planning stops by it, as they would in the
     /// shorter run, so that a longer run plays up to each checkpoint what the shorter one plays.
     pub horizon: Option<f64>,
+    /// An owed revival's cut ([`super::SearchOptions::revive_checkpoints`]): its tasks take
+    /// the cut the shorter run gave them, not one from the horizon.
+    pub fixed: Option<FixedCut>,
 }
 
 /// Predicted work seconds of a task, of planning and of spelling (the machine at hand may take
@@ -351,14 +376,21 @@ fn answering(s: &SeedState) -> Option<u8> {
 /// The seed's next round if it fits in the seconds left before the first horizon, else its
 /// tail round if one fits there; else the same before the next horizon, and so on (see
 /// [`Horizons`]).
-fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons) -> Option<Fitted> {
+fn fitting(s: &mut SeedState, ctx: Ctx, left: Horizons, revivals: usize) -> Option<Fitted> {
     loop {
         let p = s.propose(ctx)?;
-        if skip_exhaust(s, ctx, left, &p) {
+        if skip_exhaust(s, ctx, past(left, revivals), &p) {
             continue;
         }
-        return fit(s, ctx, left, p);
+        return fit(s, ctx, left, revivals, p);
     }
+}
+
+/// The horizons after the first `revivals` (those of revive checkpoints): the rules other
+/// than a round of search's fit compare against them, as they would without revive
+/// checkpoints.
+fn past(left: Horizons, revivals: usize) -> Horizons {
+    left.map(|l| &l[revivals.min(l.len().saturating_sub(1))..])
 }
 
 /// Whether `p` is an exhaustive search that does not fit before the first horizon
@@ -379,9 +411,18 @@ fn skip_exhaust(s: &mut SeedState, ctx: Ctx, left: Horizons, p: &seed::Proposal)
     !fits
 }
 
-/// A proposal that fits, and the horizon its tasks take as their deadline, in seconds before
-/// the deadline ([`Round::horizon`]).
-type Fitted = (seed::Proposal, Option<f64>);
+/// A proposal that fits, the horizon its tasks take as their deadline, in seconds before
+/// the deadline ([`Round::horizon`]), and its fixed cut if it is an owed revival
+/// ([`Round::fixed`]).
+type Fitted = (seed::Proposal, Option<f64>, Option<FixedCut>);
+
+/// The cut of an owed revival's tasks ([`Round::fixed`]): the seconds left before the
+/// shorter run's end, and the seed's timing, when the shorter run started the round.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FixedCut {
+    pub left: f64,
+    pub timing: Timing,
+}
 
 /// Proposal `p` of seed `s` if it fits before a horizon (see [`fitting`]). The quick answer always
 /// runs: a seed must be answered. Its greedy spelling runs where one unit's spelling fits before
@@ -393,33 +434,68 @@ type Fitted = (seed::Proposal, Option<f64>);
 /// first for the quick answer, its greedy spelling and an exhaustive search (the shorter runs
 /// play them too), the first it fits before for a round of search. Every rule compares against
 /// the first horizon it serves, so that a longer run starts nothing a shorter one refused.
-fn fit(s: &SeedState, ctx: Ctx, left: Horizons, mut p: seed::Proposal) -> Option<Fitted> {
+fn fit(
+    s: &mut SeedState,
+    ctx: Ctx,
+    left: Horizons,
+    revivals: usize,
+    mut p: seed::Proposal,
+) -> Option<Fitted> {
     let Some(lefts) = left else {
-        return Some((p, None));
+        return Some((p, None, None));
     };
     let o = ctx.o;
     let before = |h: f64| Some(super::budget::before_deadline(lefts, h));
-    let first = lefts.first().copied().unwrap_or(0.0);
+    let first = past(left, revivals)
+        .and_then(|l| l.first().copied())
+        .unwrap_or(0.0);
     if p.tasks.iter().any(|t| matches!(t, Task::Exhaust { .. })) {
-        return Some((p, before(first)));
+        return Some((p, before(first), None));
     }
     if s.phase() != Phase::Search {
         let behind = s.phase() == Phase::Quick;
         if !super::budget::greedy_fits(s.setup.unit_states, first, behind, o) {
             p.tasks.retain(|t| !matches!(t, Task::SpellGreedy { .. }));
         }
-        return (!p.tasks.is_empty()).then(|| (p, before(first)));
+        return (!p.tasks.is_empty()).then(|| (p, before(first), None));
     }
-    lefts.iter().find_map(|&h| {
-        let l = super::budget::room(h, o);
+    for (k, &end) in lefts.iter().enumerate() {
+        let revival = k < revivals;
+        let at = super::budget::before_deadline(lefts, end);
+        if revival && s.owing.settled(at) {
+            continue;
+        }
+        // The revivals owed take their time before this horizon.
+        let h = end - s.owing.seconds();
+        let l = super::budget::room(h.max(0.0), o);
         let c = s.seconds(p.cost, o);
-        let round = if c <= l {
-            Some(s.last_round(ctx, l, c, p.clone()))
-        } else {
-            s.tail(ctx, l)
-        };
-        round.map(|r| (r, before(h)))
-    })
+        if c <= l {
+            let q = s.last_round(ctx, l, c, p.clone());
+            if !(revival && q.revives()) {
+                return Some((q, before(h), None));
+            }
+            // The shorter run's last round, owed; this one goes on as a round of its own.
+            s.owe(q, h, o);
+            s.owing.settle(at);
+            continue;
+        }
+        if revival {
+            // Of the shorter run's tails, only a revival is owed.
+            if let Some(t) = s.tail(ctx, l).filter(|t| t.revives()) {
+                s.owe(t, h, o);
+            }
+            s.owing.settle(at);
+            continue;
+        }
+        if let Some(t) = s.tail(ctx, l) {
+            return Some((t, before(h), None));
+        }
+        // Nothing of its own fits: the revivals owed to shorter runs.
+        if let Some(owed) = s.owed() {
+            return Some((owed.proposal, before(end), Some(owed.cut)));
+        }
+    }
+    None
 }
 
 /// The attempts among `tasks`, in their order (for the tests of rounds).
@@ -479,26 +555,7 @@ impl Policy {
     /// The seed's timing for its cuts: the leads in work seconds, and the slower of the host's
     /// two learnt speeds (planning, spelling), which the executor turns seconds into work with.
     pub fn timing(&self, seed: usize) -> Timing {
-        let s = &self.seeds[seed];
-        let o = &self.opts;
-        let speed = s.plan_pace.speed(o).max(s.spell_pace.speed(o));
-        match &s.costs {
-            None => Timing {
-                narrow_lead: 0.0,
-                greedy_unit: 0.0,
-                speed,
-            },
-            Some(c) => {
-                let units = c.units.max(1.0);
-                let greedy = c.greedy.unwrap_or(c.plain * o.first_spell_factor);
-                let source = s.setup.source.max(1) as f64;
-                Timing {
-                    narrow_lead: c.narrow_lead(source, o),
-                    greedy_unit: greedy / units,
-                    speed,
-                }
-            }
-        }
+        self.seeds[seed].timing(&self.opts)
     }
 
     /// The next round for one of the idle seeds (`idle(seed)`), or `None` when none of them has
@@ -507,6 +564,20 @@ impl Policy {
     /// still fits; one that does not is not wanted); then the seed whose next round promises the
     /// most points per work second. A seed with nothing that fits is finished.
     pub fn next(&mut self, idle: &dyn Fn(usize) -> bool, left: Horizons) -> Option<Round> {
+        self.next_with(idle, left, 0)
+    }
+
+    /// [`Policy::next`] where the first `revivals` horizons are revive checkpoints'
+    /// ([`super::SearchOptions::revive_checkpoints`]): before each, a round of search that fits
+    /// is planned to end there as before any horizon, but of the tails only a revive tail is
+    /// played there; another goes on to the next horizon. The quick answer, its greedy
+    /// spelling and an exhaustive search compare against the first horizon after them.
+    pub fn next_with(
+        &mut self,
+        idle: &dyn Fn(usize) -> bool,
+        left: Horizons,
+        revivals: usize,
+    ) -> Option<Round> {
         let Policy {
             opts,
             preset,
@@ -530,10 +601,10 @@ impl Policy {
                 .map(|(i, _)| i);
             if let Some(i) = first {
                 let p = seeds[i].propose(ctx)?;
-                if skip_exhaust(&mut seeds[i], ctx, left, &p) {
+                if skip_exhaust(&mut seeds[i], ctx, past(left, revivals), &p) {
                     continue;
                 }
-                match fit(&seeds[i], ctx, left, p) {
+                match fit(&mut seeds[i], ctx, left, revivals, p) {
                     Some(p) => break (i, p),
                     None => {
                         // Its greedy spelling no longer fits before the deadline: not wanted.
@@ -547,7 +618,7 @@ impl Policy {
                 if !idle(i) || !s.ready() {
                     continue;
                 }
-                let Some(p) = fitting(s, ctx, left) else {
+                let Some(p) = fitting(s, ctx, left, revivals) else {
                     s.finish();
                     continue;
                 };
@@ -557,7 +628,7 @@ impl Policy {
                 // first, whatever its priority: a shorter run, whose deadline that horizon is,
                 // plays it, and a longer run must play what the shorter one does first.
                 let before = p.1.unwrap_or(0.0);
-                let better = best.as_ref().is_none_or(|(top, least, _, (_, theirs))| {
+                let better = best.as_ref().is_none_or(|(top, least, _, (_, theirs, _))| {
                     let theirs = theirs.unwrap_or(0.0);
                     before > theirs
                         || (before == theirs
@@ -570,8 +641,8 @@ impl Policy {
             let (_, _, i, p) = best?;
             break (i, p);
         };
-        let (proposal, horizon) = proposal;
-        let round = proposal.for_seed(i, horizon);
+        let (proposal, horizon, fixed) = proposal;
+        let round = proposal.for_seed(i, horizon, fixed);
         seeds[i].start(&round);
         Some(round)
     }

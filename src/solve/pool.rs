@@ -42,11 +42,13 @@ pub fn solve_on_pool(
     let RunPlan {
         budget,
         checkpoints,
+        revive_checkpoints,
         memory,
     } = plan;
     let mut cfg = SolveConfig::new(phrases);
     cfg.starts = starts;
     cfg.checkpoints = checkpoints;
+    cfg.revive_checkpoints = revive_checkpoints;
     cfg.memory = memory;
     if let Some(search) = search {
         cfg.search = search;

@@ -189,7 +189,7 @@ impl<'a> SeedTasks<'a> {
             },
         };
         let weights = &self.systems[a.system].1;
-        let rng_seed = a.id as u64 + ((k as u64) << 32);
+        let rng_seed = a.rng() as u64 + ((k as u64) << 32);
         self.stages()
             .plan(pc, weights, rng_seed, a.width, valuer, opening)
     }
@@ -256,7 +256,7 @@ impl<'a> SeedTasks<'a> {
             if self.debug {
                 crate::note!(
                     "  problem {} seed {} attempt {} {name} w{}{from}: {plans} plan(s) {plan_seconds:.3}s ({} units) not spelt: predicted {predicted:.0} < {:.0}",
-                    self.problem().id, self.seed, a.id, a.width, plan.placements.len(), screen.least
+                    self.problem().id, self.seed, a.label(), a.width, plan.placements.len(), screen.least
                 );
             }
             let report = Report {
@@ -280,7 +280,7 @@ impl<'a> SeedTasks<'a> {
             let (text, spelling) = self.spell(&plan, opening, a.mode, cut);
             let tag = format!(
                 "hextris {name}#{} w{}{from} {}",
-                a.id,
+                a.label(),
                 a.width,
                 spelling.name()
             );
@@ -290,7 +290,7 @@ impl<'a> SeedTasks<'a> {
         if self.debug {
             crate::note!(
                 "  problem {} seed {} attempt {} {name} w{}{from} {}: {plans} plan(s) {plan_seconds:.3}s/{plan_work:.3}w ({} units) encode {spell_seconds:.3}s/{spell_work:.3}w score {} (predicted {predicted:.0})",
-                self.problem().id, self.seed, a.id, a.width, spelling.name(), plan.placements.len(), result.score
+                self.problem().id, self.seed, a.label(), a.width, spelling.name(), plan.placements.len(), result.score
             );
         }
         let game = GameData {

@@ -68,6 +68,9 @@ pub struct SolveConfig {
     /// shorter ones first, their tails included (see [`super::policy::Horizons`]). Empty: the
     /// deadline alone.
     pub checkpoints: Vec<f64>,
+    /// Where shorter budgets whose revivals a run plays would end, in seconds before the
+    /// deadline as [`Self::checkpoints`] ([`super::SearchOptions::revive_checkpoints`]).
+    pub revive_checkpoints: Vec<f64>,
 }
 
 /// Memory assumed when no limit is given.
@@ -87,6 +90,7 @@ impl SolveConfig {
             search: SearchOptions::default(),
             starts: Default::default(),
             checkpoints: Vec::new(),
+            revive_checkpoints: Vec::new(),
         };
         cfg.order_systems();
         cfg

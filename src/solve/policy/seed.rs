@@ -18,7 +18,10 @@ use crate::solve::stage::Valuer;
 use crate::solve::SearchOptions;
 
 mod learn;
+mod owing;
 mod tail;
+
+use owing::Owing;
 
 /// What the rules weigh besides the seed: the options and the run's preset.
 #[derive(Clone, Copy)]
@@ -183,7 +186,20 @@ pub(super) struct Proposal {
 }
 
 impl Proposal {
-    pub fn for_seed(self, seed: usize, horizon: Option<f64>) -> Round {
+    /// Whether its attempts revive to their horizon: a revive tail, or a last round whose
+    /// survival attempts do ([`SeedState::last_round`]).
+    pub fn revives(&self) -> bool {
+        self.tasks
+            .iter()
+            .any(|t| matches!(t, Task::Attempt(a) if a.revive == crate::plan::REVIVE_TO_HORIZON))
+    }
+
+    pub fn for_seed(
+        self,
+        seed: usize,
+        horizon: Option<f64>,
+        fixed: Option<super::FixedCut>,
+    ) -> Round {
         Round {
             seed,
             tasks: self.tasks,
@@ -191,6 +207,7 @@ impl Proposal {
             kind: self.kind,
             cost: self.cost,
             horizon,
+            fixed,
         }
     }
 }
@@ -210,6 +227,8 @@ pub(super) struct SeedState {
     flight: Option<InFlight>,
     /// Its every game was enumerated, or tried and found too many: not tried again.
     exhausted: bool,
+    /// The revivals it owes shorter runs ([`owing`]).
+    pub owing: Owing,
 }
 
 /// What a rule says of the seed's next round.
@@ -291,6 +310,7 @@ impl SeedState {
             rate: Rate::default(),
             flight: None,
             exhausted: false,
+            owing: Owing::default(),
         }
     }
 
@@ -328,6 +348,9 @@ impl SeedState {
 
     /// `round`, which the policy gave it, has started: its reports go to [`SeedState::report`].
     pub fn start(&mut self, round: &Round) {
+        if round.fixed.is_some() {
+            self.paid();
+        }
         self.flight = Some(InFlight {
             best_before: self.games.best,
             stuck: round.kind != RoundKind::Tail

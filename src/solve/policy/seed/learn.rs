@@ -1,14 +1,38 @@
 //! How a seed learns from its rounds' reports: its games kept, its cost model and machine
 //! speeds ([`super::super::costs`]), its beams' record ([`super::super::widening`]), its rate of
-//! gain, and its phase (the quick answer in, its greedy spelling done, the seed finished).
+//! gain, and its phase (the quick answer in, its greedy spelling done, the seed finished); and the
+//! timing the executor cuts its tasks by, from what it learnt.
 
 use super::{Phase, SeedState};
 use crate::encode::Mode;
 use crate::solve::policy::costs::{Costs, UnitWork};
-use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task};
+use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task, Timing};
 use crate::solve::SearchOptions;
 
 impl SeedState {
+    /// What the executor needs for its tasks' cuts, from the speed and the costs learnt
+    /// ([`crate::solve::policy::Policy::timing`]).
+    pub fn timing(&self, o: &SearchOptions) -> Timing {
+        let speed = self.plan_pace.speed(o).max(self.spell_pace.speed(o));
+        match &self.costs {
+            None => Timing {
+                narrow_lead: 0.0,
+                greedy_unit: 0.0,
+                speed,
+            },
+            Some(c) => {
+                let units = c.units.max(1.0);
+                let greedy = c.greedy.unwrap_or(c.plain * o.first_spell_factor);
+                let source = self.setup.source.max(1) as f64;
+                Timing {
+                    narrow_lead: c.narrow_lead(source, o),
+                    greedy_unit: greedy / units,
+                    speed,
+                }
+            }
+        }
+    }
+
     /// Takes a round's reports, in the order of its tasks.
     pub fn report(&mut self, o: &SearchOptions, round: &Round, reports: &[Report]) {
         let flight = self.flight.take().expect("a round in flight");
@@ -211,7 +235,9 @@ impl SeedState {
     }
 
     fn took_attempt(&mut self, o: &SearchOptions, round: &Round, a: &Attempt, r: &Report) {
-        self.games.planned = self.games.planned.max(a.id + 1);
+        if a.id & Attempt::OWED == 0 {
+            self.games.planned = self.games.planned.max(a.id + 1);
+        }
         let fresh = a.base.is_none();
         let (system, units, score) = match &r.outcome {
             Outcome::Spelt(g) => (g.system, g.units, g.score),

@@ -397,6 +397,7 @@ mod tests {
                 kind: round.kind,
                 cost: round.cost,
                 horizon: Some(0.0),
+                fixed: None,
             };
             s.start(&started);
             let reports: Vec<Report> = (0..2)
@@ -587,7 +588,7 @@ mod tests {
             spell_seconds: 0.2,
         };
         let take = |s: &mut SeedState, p: Proposal, reports: Vec<Report>| {
-            let round = p.for_seed(0, None);
+            let round = p.for_seed(0, None, None);
             s.start(&round);
             s.report(&o, &round, &reports);
         };

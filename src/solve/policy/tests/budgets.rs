@@ -144,7 +144,7 @@ fn a_round_for_a_later_horizon_waits_for_the_earlier_ones() {
                 let checks = [short];
                 let run = |b: f64| {
                     let opts = SearchOptions::default();
-                    simulate_with(worlds, 2, Some(b), None, 1.0, &checks, opts)
+                    simulate_with(worlds, 2, Some(b), None, 1.0, Checks::hard(&checks), opts)
                 };
                 let (a, _) = run(short);
                 let (b, _) = run(long);
@@ -173,4 +173,101 @@ fn a_round_for_a_later_horizon_waits_for_the_earlier_ones() {
         later > 0,
         "no run started a later round before an earlier one"
     );
+}
+
+/// A seed whose beams die early but for the survival system's wide ones (problem 18's kind):
+/// its short runs end in revivals.
+fn dying(survive: usize, base: f64) -> World {
+    World {
+        base,
+        source: 1000,
+        survive,
+        plan_unit: 30e-6,
+        spell_unit: 40e-6,
+        survival: 1,
+        greedy_dies: true,
+        quick_unfinished: false,
+    }
+}
+
+/// With a revive checkpoint at a shorter budget, a longer run owes the shorter run's revival
+/// (its revive tail or its last round): it plays the same attempts, their ids marked owed and
+/// their random seeds kept, once nothing of its own fits, so that it answers at least as well as
+/// the revival's games; and it owes nothing where the shorter run played no revival.
+#[test]
+fn a_longer_run_pays_the_revivals_it_owes() {
+    let attempts =
+        |t: &[Step]| -> Vec<Attempt> { t.iter().flat_map(|s| attempts_of(&s.tasks)).collect() };
+    let (mut owing, mut none) = (0, 0);
+    for world in [
+        dying(64, 90_000.0),
+        dying(128, 60_000.0),
+        dying(256, 30_000.0),
+    ] {
+        for short in [0.3, 0.6, 1.0, 1.5, 2.5] {
+            for long in [short * 1.5, short * 4.0] {
+                let worlds = [world.clone()];
+                let (a, _) = simulate_with(
+                    &worlds,
+                    2,
+                    Some(short),
+                    None,
+                    1.0,
+                    Checks::hard(&[]),
+                    SearchOptions::default(),
+                );
+                let opts = SearchOptions {
+                    revive_checkpoints: vec![short],
+                    ..SearchOptions::default()
+                };
+                let checks = Checks {
+                    hard: &[],
+                    revive: &[short],
+                };
+                let (b, best) = simulate_with(&worlds, 2, Some(long), None, 1.0, checks, opts);
+                // The rounds of the shorter run whose attempts revive to its end, whole.
+                let revives = |s: &&Step| {
+                    attempts_of(&s.tasks)
+                        .iter()
+                        .any(|a| a.revive == crate::plan::REVIVE_TO_HORIZON)
+                };
+                let revivals: Vec<Step> = a.iter().filter(revives).cloned().collect();
+                let revivals = attempts(&revivals);
+                let owed: Vec<Attempt> = attempts(&b)
+                    .into_iter()
+                    .filter(|a| a.id & Attempt::OWED != 0)
+                    .map(|a| Attempt { id: a.rng(), ..a })
+                    .collect();
+                let case = format!("{world:?} at {short} and {long} s");
+                for o in &owed {
+                    assert!(revivals.contains(o), "{case}: {o:?} owed, not played");
+                }
+                if owed.is_empty() {
+                    none += 1;
+                    continue;
+                }
+                owing += 1;
+                // Its owed games are the shorter run's: the longer run answers at least as well.
+                let games = owed.iter().map(|o| {
+                    match world.run(0, &Task::Attempt(o.clone()), &[]).outcome {
+                        Outcome::Spelt(g) => g.score,
+                        _ => 0,
+                    }
+                });
+                let most = games.max().unwrap_or(0);
+                assert!(
+                    best[0] >= most,
+                    "{case}: {} below a revival's {most}",
+                    best[0]
+                );
+                // The seed's own attempts keep their ids: none is owed twice or taken twice.
+                let mut ids: Vec<u32> = attempts(&b).iter().map(|a| a.id).collect();
+                let n = ids.len();
+                ids.sort_unstable();
+                ids.dedup();
+                assert_eq!(ids.len(), n, "{case}: an id taken twice");
+            }
+        }
+    }
+    assert!(owing > 0 && none > 0, "{owing} runs owed, {none} did not");
 }

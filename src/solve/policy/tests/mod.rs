@@ -167,19 +167,19 @@ impl World {
                 // its width allows.
                 let (score, kept, units) = match a.base {
                     None => (
-                        self.base * lift(a.id) * survives as f64 / self.source as f64,
+                        self.base * lift(a.rng()) * survives as f64 / self.source as f64,
                         0,
                         survives,
                     ),
                     Some((id, cut)) => {
                         let b = games.iter().find(|g| g.id == id).expect("a kept game");
-                        let score = b.score as f64 * (0.995 + 0.01 * noise(key(a.id, 2)));
+                        let score = b.score as f64 * (0.995 + 0.01 * noise(key(a.rng(), 2)));
                         (score, cut.min(b.units), b.units)
                     }
                 };
                 let spelt = units - kept;
                 let plan_work = self.plan_unit * a.width as f64 * spelt as f64;
-                let predicted = score * (0.99 + 0.02 * noise(key(a.id, 3)));
+                let predicted = score * (0.99 + 0.02 * noise(key(a.rng(), 3)));
                 if predicted < a.screen.least {
                     return Report {
                         outcome: Outcome::Screened {
@@ -252,7 +252,7 @@ fn simulate(
         budget,
         attempts,
         speed,
-        &checks,
+        Checks::hard(&checks),
         SearchOptions::default(),
     )
 }
@@ -266,7 +266,29 @@ fn simulate_opts(
     opts: SearchOptions,
 ) -> (Vec<Step>, Vec<u64>) {
     let checks: Vec<f64> = CHECKS.iter().map(|c| c * speed).collect();
-    simulate_with(worlds, workers, Some(budget), None, speed, &checks, opts)
+    simulate_with(
+        worlds,
+        workers,
+        Some(budget),
+        None,
+        speed,
+        Checks::hard(&checks),
+        opts,
+    )
+}
+
+/// The simulated times where shorter budgets end: those whose every round a run plays first,
+/// and those whose revivals it owes ([`SearchOptions::revive_checkpoints`]).
+#[derive(Clone, Copy)]
+struct Checks<'a> {
+    hard: &'a [f64],
+    revive: &'a [f64],
+}
+
+impl<'a> Checks<'a> {
+    fn hard(hard: &'a [f64]) -> Checks<'a> {
+        Checks { hard, revive: &[] }
+    }
 }
 
 /// Budgets a shorter run could have had, as the command line makes them.
@@ -279,7 +301,7 @@ fn simulate_with(
     budget: Option<f64>,
     attempts: Option<u32>,
     speed: f64,
-    checks: &[f64],
+    checks: Checks,
     opts: SearchOptions,
 ) -> (Vec<Step>, Vec<u64>) {
     let setups = worlds
@@ -313,16 +335,25 @@ fn simulate_with(
         let left = budget.map(|b| b - now);
         let next = if busy < workers && left.is_none_or(|l| l > 0.0) {
             let idle = |i: usize| running.iter().all(|(_, r, _)| r.seed != i);
-            let horizons: Option<Vec<f64>> = budget.map(|b| {
-                let mut h: Vec<f64> = checks
-                    .iter()
+            let ahead = |list: &[f64], b: f64| -> Vec<f64> {
+                list.iter()
                     .filter(|&&c| c < b && c > now)
                     .map(|c| c - now)
-                    .collect();
+                    .collect()
+            };
+            let horizons: Option<(Vec<f64>, usize)> = budget.map(|b| {
+                let mut h = ahead(checks.hard, b);
                 h.push(b - now);
-                h
+                let mut r = ahead(checks.revive, b);
+                r.retain(|&l| l < h[0]);
+                r.sort_by(f64::total_cmp);
+                let n = r.len();
+                r.extend(h);
+                (r, n)
             });
-            policy.next(&idle, horizons.as_deref())
+            let revivals = horizons.as_ref().map_or(0, |h| h.1);
+            let horizons = horizons.map(|h| h.0);
+            policy.next_with(&idle, horizons.as_deref(), revivals)
         } else {
             None
         };

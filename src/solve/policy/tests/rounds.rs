@@ -229,7 +229,15 @@ fn dying_games_are_repaired_at_each_width_before_the_beams_widen() {
         }
     }
     // By attempts, the beams widen after the first round of fresh games at once.
-    let (trace, _) = simulate_with(&[world], 2, None, Some(12), 1.0, &CHECKS, cuts);
+    let (trace, _) = simulate_with(
+        &[world],
+        2,
+        None,
+        Some(12),
+        1.0,
+        Checks::hard(&CHECKS),
+        cuts,
+    );
     let rounds: Vec<(RoundKind, usize)> = trace
         .iter()
         .filter(beam)
