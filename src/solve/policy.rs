@@ -12,7 +12,9 @@
 //! not is replaced by a *tail* round, neighbourhoods cut late enough in the best game to be
 //! re-planned and spelt in time. On one thread the whole sequence is a function of the inputs.
 //! The quick answer's greedy spelling is the one task whose start asks the deadline: it runs
-//! only where one unit's spelling fits ([`super::budget::greedy_fits`]).
+//! only where one unit's spelling fits ([`super::budget::greedy_fits`]). Below the checkpoints,
+//! a longer run owes a shorter run's *revival* instead of its whole tail, and plays it last
+//! (`seed::owing`; [`SearchOptions::revive_checkpoints`]).
 //!
 //! A run by attempts differs by its preset alone ([`Preset`], resolved once from the budget):
 //! it plans that many games per seed on one lane, widens at every round, and polishes last.
@@ -434,6 +436,13 @@ pub struct FixedCut {
 /// first for the quick answer, its greedy spelling and an exhaustive search (the shorter runs
 /// play them too), the first it fits before for a round of search. Every rule compares against
 /// the first horizon it serves, so that a longer run starts nothing a shorter one refused.
+///
+/// Before the first `revivals` horizons (revive checkpoints'), a round of search is owed
+/// instead where the shorter run would play it as a revival (a last round, or a revive tail
+/// where the round does not fit), and the checkpoint is settled where the round does not fit;
+/// every horizon's time is counted less the seconds owed, and the owed rounds are paid, with
+/// their fixed cuts, once neither a round nor a tail of the seed's own fits before a later
+/// horizon (`SeedState::owe`).
 fn fit(
     s: &mut SeedState,
     ctx: Ctx,
@@ -569,9 +578,10 @@ impl Policy {
 
     /// [`Policy::next`] where the first `revivals` horizons are revive checkpoints'
     /// ([`super::SearchOptions::revive_checkpoints`]): before each, a round of search that fits
-    /// is planned to end there as before any horizon, but of the tails only a revive tail is
-    /// played there; another goes on to the next horizon. The quick answer, its greedy
-    /// spelling and an exhaustive search compare against the first horizon after them.
+    /// is planned to end there as before any horizon; the shorter run's revival there is owed
+    /// and paid once nothing of the seed's own fits before a later horizon (see [`fit`]), and
+    /// its other tails are not played. The quick answer, its greedy spelling and an exhaustive
+    /// search compare against the first horizon after them.
     pub fn next_with(
         &mut self,
         idle: &dyn Fn(usize) -> bool,
