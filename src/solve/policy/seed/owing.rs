@@ -17,6 +17,9 @@
 //!
 //! A revive checkpoint is *settled* for the seed once its next round no longer fits before it:
 //! what the shorter run plays from there to its end is its tail, of which only a revival is owed.
+//! The round is owed when the policy weighs the seed's next round, which is when the shorter
+//! run starts it where the seed has the workers to itself; where seeds share them, the shorter
+//! run may start it later, so the owed cut is close to the shorter run's, not equal.
 //!
 //! [`SearchOptions::revive_checkpoints`]: crate::solve::SearchOptions::revive_checkpoints
 
