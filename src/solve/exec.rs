@@ -386,9 +386,10 @@ impl<'a> Executor<'a> {
                 shared.closed = true;
             }
             if !shared.closed {
-                let horizons = self.left().map(|l| self.horizons(l));
-                let revivals = horizons.as_ref().map_or(0, |h| h.1);
-                let horizons = horizons.map(|h| h.0);
+                let (horizons, revivals) = match self.left().map(|l| self.horizons(l)) {
+                    Some((h, n)) => (Some(h), n),
+                    None => (None, 0),
+                };
                 let Shared {
                     policy, flights, ..
                 } = &mut *shared;

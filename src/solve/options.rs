@@ -165,11 +165,12 @@ pub struct SearchOptions {
     /// Shorter budgets, below every one of [`Self::checkpoints`], whose *revivals* a longer
     /// run plays too: where the shorter run's seed plays a revive tail or a last round
     /// ([`Self::dying_tail_width`], [`Self::revive_last_round`]) before its end, the longer run
-    /// plays the same round before the same point, and skips the shorter run's other tails.
-    /// Revivals are where a shorter budget scored far more than a longer one (problem 18:
-    /// 61,287 at 1 s, 33,998 at 2 s on the work clock; 61,273 at 2 s with one at 1 s), and they
-    /// cost a longer run only where a seed dies early: the owed seconds delay its own rounds
-    /// (problem 18 at 5 s 101,658 -> 61,248; at 10 s nothing measured; docs/tuning.md).
+    /// owes the same round, with the same cut and random seeds, and plays it once nothing of its
+    /// own fits; the shorter run's other tails it does not play. Revivals are where a shorter
+    /// budget scored far more than a longer one (problem 18: 61,287 at 1 s, 33,998 at 2 s on the
+    /// work clock; 61,273 at 2 s with one at 1 s), and they cost a longer run only where a seed
+    /// dies early: the owed seconds delay its own rounds (problem 18 at 5 s 101,658 -> 61,248;
+    /// at 10 s no set measured moved by more than 0.1 %; docs/tuning.md).
     pub revive_checkpoints: Vec<f64>,
     /// The scoring systems (by name) made to keep games alive ([`crate::eval::stack`]): while a
     /// seed's best game ends before its source does, the attempts [`Self::survival_every`]

@@ -567,16 +567,19 @@ impl Policy {
         self.seeds[seed].timing(&self.opts)
     }
 
+    /// [`Policy::next_with`] without revive checkpoints (for the tests).
+    #[cfg(test)]
+    pub fn next(&mut self, idle: &dyn Fn(usize) -> bool, left: Horizons) -> Option<Round> {
+        self.next_with(idle, left, 0)
+    }
+
     /// The next round for one of the idle seeds (`idle(seed)`), or `None` when none of them has
     /// a round that fits before one of the horizons `left` (no deadline: `None`). Seeds without
     /// a quick answer come first, the smallest first, then their greedy spellings (each where it
     /// still fits; one that does not is not wanted); then the seed whose next round promises the
     /// most points per work second. A seed with nothing that fits is finished.
-    pub fn next(&mut self, idle: &dyn Fn(usize) -> bool, left: Horizons) -> Option<Round> {
-        self.next_with(idle, left, 0)
-    }
-
-    /// [`Policy::next`] where the first `revivals` horizons are revive checkpoints'
+    ///
+    /// The first `revivals` horizons are revive checkpoints'
     /// ([`super::SearchOptions::revive_checkpoints`]): before each, a round of search that fits
     /// is planned to end there as before any horizon; the shorter run's revival there is owed
     /// and paid once nothing of the seed's own fits before a later horizon (see [`fit`]), and

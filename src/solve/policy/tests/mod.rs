@@ -335,21 +335,13 @@ fn simulate_with(
         let left = budget.map(|b| b - now);
         let next = if busy < workers && left.is_none_or(|l| l > 0.0) {
             let idle = |i: usize| running.iter().all(|(_, r, _)| r.seed != i);
-            let ahead = |list: &[f64], b: f64| -> Vec<f64> {
-                list.iter()
-                    .filter(|&&c| c < b && c > now)
-                    .map(|c| c - now)
-                    .collect()
+            // The checkpoints as seconds before the end, as the executor hands them over.
+            let before = |list: &[f64], b: f64| -> Vec<f64> {
+                list.iter().filter(|&&c| c < b).map(|c| b - c).collect()
             };
-            let horizons: Option<(Vec<f64>, usize)> = budget.map(|b| {
-                let mut h = ahead(checks.hard, b);
-                h.push(b - now);
-                let mut r = ahead(checks.revive, b);
-                r.retain(|&l| l < h[0]);
-                r.sort_by(f64::total_cmp);
-                let n = r.len();
-                r.extend(h);
-                (r, n)
+            let horizons = budget.map(|b| {
+                let (hard, revive) = (before(checks.hard, b), before(checks.revive, b));
+                crate::solve::budget::horizons_with_revivals(&hard, &revive, b - now)
             });
             let revivals = horizons.as_ref().map_or(0, |h| h.1);
             let horizons = horizons.map(|h| h.0);
