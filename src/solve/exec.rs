@@ -170,6 +170,7 @@ impl<'a> Executor<'a> {
         let spells = !cfg.table.phrases.is_empty();
         // The survival systems come last ([`SolveConfig::order_systems`]).
         let survival = cfg.survival_systems();
+        let revive = cfg.revive_systems();
         let setups: Vec<SeedSetup> = seeds
             .iter()
             .map(|s| {
@@ -187,6 +188,7 @@ impl<'a> Executor<'a> {
                     spells,
                     systems: cfg.systems.len() - survival,
                     survival,
+                    revive: revive.clone(),
                     max_width: budget::memory_width(cfg.memory, workers, source, &cfg.search),
                     size: prep.weight(),
                     unit_states: prep

@@ -212,6 +212,14 @@ pub struct SearchOptions {
     /// twelve sources of problem 18's board at 1 s: 312,322 -> 370,597 on the work clock;
     /// problem 18 at 1.1 to 1.5 s 28,482-33,084 -> 50,828-58,468 (docs/tuning.md).
     pub revive_last_round: bool,
+    /// The scoring systems of a revival's fresh games (a revive tail's, and those a last round
+    /// turns its other attempts into; [`Self::dying_tail_width`], [`Self::revive_last_round`]),
+    /// by name, taken in turn by attempt id. Names that are not among the run's systems are
+    /// skipped; where none is left, the survival systems ([`Self::survival_systems`]) are
+    /// taken. Beside `survive`, `fill`: reviving at width 3, its games outlive `survive`'s on
+    /// problem 18's board (problem 18 at 1 s 61,287 -> 84,676 on the work clock, twelve other
+    /// sources of its board 370,597 -> 417,096; docs/tuning.md).
+    pub revive_systems: Vec<String>,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -338,6 +338,9 @@ pub struct SeedSetup {
     /// Survival systems, numbered after those: the attempts plan with them while the best game
     /// ends before the source does ([`SearchOptions::survival_every`]).
     pub survival: usize,
+    /// The systems of a revival's fresh games, taken in turn by attempt id
+    /// ([`SearchOptions::revive_systems`]); empty: the survival systems.
+    pub revive: Vec<usize>,
     /// The widest beam memory allows.
     pub max_width: usize,
     /// The order of quick answers: the smallest first.

@@ -113,6 +113,17 @@ impl SolveConfig {
             .filter(|&s| s)
             .count()
     }
+
+    /// The indices, in the run's ordered systems, of the systems a revival's fresh games plan
+    /// with ([`SearchOptions::revive_systems`]), in the option's order; names not among the
+    /// systems are skipped (empty: none is, and the survival systems are taken).
+    pub fn revive_systems(&self) -> Vec<usize> {
+        self.search
+            .revive_systems
+            .iter()
+            .filter_map(|name| self.systems.iter().position(|(n, _)| n == name))
+            .collect()
+    }
 }
 
 /// Per system of `systems`, whether the policy runs it as a survival system: one that

@@ -755,6 +755,7 @@ fn lone_survival_seed() -> SeedState {
         spells: true,
         systems: 5,
         survival: 1,
+        revive: Vec::new(),
         max_width: 2048,
         size: 1.0,
         unit_states: 0,

@@ -135,7 +135,10 @@ impl SeedState {
     fn revive_attempt(&self, ctx: Ctx, id: u32) -> Attempt {
         Attempt {
             id,
-            system: self.setup.systems + id as usize % self.setup.survival,
+            system: match self.setup.revive.len() {
+                0 => self.setup.systems + id as usize % self.setup.survival,
+                n => self.setup.revive[id as usize % n],
+            },
             width: ctx.o.dying_tail_width,
             mode: if self.setup.spells {
                 Mode::Dp
@@ -436,6 +439,60 @@ mod tests {
         s.widening.width = 4;
         s.games.kept = vec![best_game(1000)];
         assert!(revives(&s, &o, 0.05).is_none());
+    }
+
+    /// A revival's fresh games take the revive systems in turn by attempt id, those of a revive
+    /// tail and those a last round makes of its other attempts alike; without any, the
+    /// survival systems.
+    #[test]
+    fn revivals_take_the_revive_systems_in_turn() {
+        let (o, preset) = clock();
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let systems_of = |p: &Proposal| -> Vec<(u32, usize)> {
+            crate::solve::policy::attempts_of(&p.tasks)
+                .iter()
+                .map(|a| (a.id, a.system))
+                .collect()
+        };
+        for (revive, want) in [
+            (vec![5, 1], [(10, 5), (11, 1)]),
+            (vec![], [(10, 5), (11, 5)]),
+        ] {
+            let mut s = dying_seed(4);
+            s.setup.revive = revive.clone();
+            s.games.planned = 10;
+            s.widening.width = 4;
+            let tail = s.revive_tail(ctx, 0.05, 2).expect("a revive tail");
+            assert_eq!(systems_of(&tail), want, "{revive:?}");
+            // A last round of width 4: attempt 10 plans with `survive` and revives at its
+            // width, attempt 11 becomes a revive tail's game.
+            let fresh = s.round_of(&o, 4, 2, Start::Fresh);
+            let last = s.last_round(ctx, 0.11, 0.1, fresh);
+            let attempts = crate::solve::policy::attempts_of(&last.tasks);
+            assert_eq!((attempts[0].system, attempts[0].width), (5, 4));
+            assert_eq!(
+                (attempts[1].system, attempts[1].width),
+                (want[1].1, o.dying_tail_width)
+            );
+        }
+        // Names resolve in the run's order of systems, and unknown ones are skipped.
+        let mut cfg =
+            crate::solve::SolveConfig::new(crate::engine::Phrases::new(Vec::<String>::new()));
+        cfg.search.revive_systems = vec!["survive".into(), "nothing".into(), "fill".into()];
+        let names: Vec<&str> = cfg
+            .revive_systems()
+            .iter()
+            .map(|&i| cfg.systems[i].0.as_str())
+            .collect();
+        assert_eq!(names, ["survive", "fill"]);
+        assert_eq!(
+            SearchOptions::default().revive_systems,
+            ["survive", "fill"],
+            "the default"
+        );
     }
 
     /// A dying seed's last round of fresh games (no revive tail nor a round as dear would fit

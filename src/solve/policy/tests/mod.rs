@@ -313,6 +313,7 @@ fn simulate_with(
             spells: true,
             systems: 5,
             survival: w.survival,
+            revive: Vec::new(),
             max_width: 2048,
             size: w.source as f64,
             unit_states: 0,

@@ -386,6 +386,7 @@ fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
         spells: true,
         systems: 5,
         survival: 0,
+        revive: Vec::new(),
         max_width: 2048,
         size: 1.0,
         unit_states: 0,
