@@ -248,9 +248,11 @@ impl SeedState {
             } => (*system, *units, *predicted as u64),
             Outcome::Unfinished => return,
         };
-        // A neighbourhood's score is mostly its opening's: only whole games count.
+        // A neighbourhood's score is mostly its opening's: only whole games count. The width is
+        // the attempt's: a revival's game runs narrower than its round, and may plan with a
+        // system other than the survival ones, whose record ranks the wide rounds' systems.
         if fresh {
-            self.widening.took_game(system, round.width, score);
+            self.widening.took_game(system, a.width, score);
         }
         let spelt = match &r.outcome {
             Outcome::Spelt(g) => Some(g),

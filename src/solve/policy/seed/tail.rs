@@ -423,6 +423,8 @@ mod tests {
             assert_eq!(c.survival, before);
             assert_eq!(c.units, 800.0);
             assert_eq!(s.games.best, 70_000);
+            // The system's record holds the width its beam ran at, not the round's.
+            assert_eq!(s.widening.record[5], (o.dying_tail_width, 70_000));
         }
         // Too little time for a straight game over the source: the usual tail.
         assert!(revives(&s, &o, 0.01).is_none());
