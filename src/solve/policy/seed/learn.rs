@@ -7,6 +7,7 @@ use super::{Phase, SeedState};
 use crate::encode::Mode;
 use crate::solve::policy::costs::{Costs, UnitWork};
 use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task, Timing};
+use crate::solve::stage::Valuer;
 use crate::solve::SearchOptions;
 
 impl SeedState {
@@ -265,7 +266,8 @@ impl SeedState {
             // or a last round's, [`SeedState::last_round`]) spends its work on rewinds until
             // then: it says nothing of what a unit of a beam costs.
             if a.revive != crate::plan::REVIVE_TO_HORIZON {
-                let survival = system >= self.setup.systems;
+                // A survival round's games plan without the valuer, whatever their system.
+                let survival = system >= self.setup.systems || a.valuer == Valuer::Off;
                 c.learn_plan(
                     round.width,
                     fresh,

@@ -4,6 +4,7 @@
 //! a polish of as many of its units as fit. Where the best game dies early and those
 //! re-plans would be narrow, reviving survival games that take the time left instead; and the
 //! last round of fresh games of such a seed, played so that its games revive to the horizon.
+//! A dying seed's survival round, where it fits, goes before all of these ([`super::survival`]).
 
 use super::{Ctx, Proposal, SeedState};
 use crate::encode::Mode;
@@ -24,6 +25,9 @@ impl SeedState {
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
     pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
         let n = self.round_size(ctx.preset);
+        if let Some(p) = self.survival_round(ctx, left, n) {
+            return Some(p);
+        }
         let replan = self.replan_tail(ctx, left, n);
         if replan.as_ref().is_none_or(|p| p.width < ctx.o.revive_width) {
             if let Some(p) = self.revive_tail(ctx, left, n) {
@@ -132,7 +136,7 @@ impl SeedState {
     /// survival system and no phrase valuer, whose beam revives without a budget of its own.
     ///
     /// [`SearchOptions::dying_tail_width`]: crate::solve::SearchOptions::dying_tail_width
-    fn revive_attempt(&self, ctx: Ctx, id: u32) -> Attempt {
+    pub(super) fn revive_attempt(&self, ctx: Ctx, id: u32) -> Attempt {
         Attempt {
             id,
             system: match self.setup.revive.len() {
@@ -252,7 +256,7 @@ impl SeedState {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::encode::Mode;
     use crate::plan::REVIVE_TO_HORIZON;
@@ -262,7 +266,7 @@ mod tests {
     use crate::solve::SearchOptions;
 
     /// The default options and the preset of a run on a clock.
-    fn clock() -> (SearchOptions, Preset) {
+    pub(in crate::solve::policy::seed) fn clock() -> (SearchOptions, Preset) {
         let o = SearchOptions::default();
         let preset = Preset::clock(&o);
         (o, preset)
@@ -289,7 +293,7 @@ mod tests {
     }
 
     /// The best game, of `units` units, planned by the survival system.
-    fn best_game(units: usize) -> Summary {
+    pub(in crate::solve::policy::seed) fn best_game(units: usize) -> Summary {
         Summary {
             id: GameId::Planned(3),
             score: 30_000,
@@ -306,7 +310,7 @@ mod tests {
 
     /// The lone survival seed, its `survive` beams measured at 2 us per unit per unit of width
     /// at `width`, its best game dying at unit 300.
-    fn dying_seed(width: usize) -> SeedState {
+    pub(in crate::solve::policy::seed) fn dying_seed(width: usize) -> SeedState {
         let mut s = super::super::lone_survival_seed();
         s.costs = Some(costs(
             Some(UnitWork {

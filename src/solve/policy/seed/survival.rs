@@ -1,0 +1,176 @@
+//! A dying seed's *survival round* ([`SearchOptions::survival_rounds`]): where its next round
+//! of fresh games, wider than [`SearchOptions::revive_width`], does not fit before a horizon,
+//! fresh games of that width of the revive systems alone, without the phrase valuer, where
+//! they fit. The round costs its dearest kind's, the others' beams valuing phrases by words,
+//! so on problem 18's board the wide round never fits, while a width-64 `fill` beam lives
+//! through its source for a fraction of that (docs/tuning.md). Narrower survival rounds, the
+//! widest that fits, lost on other sources of that board (P18U at 5 s: -6 %).
+//!
+//! [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
+//! [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
+
+use super::{Ctx, Proposal, SeedState};
+use crate::solve::policy::costs::Kinds;
+use crate::solve::policy::{Cost, RoundKind, Task};
+
+impl SeedState {
+    /// A survival round ([`SearchOptions::survival_rounds`]) of `n` fresh games for the `left`
+    /// seconds: at the width of the seed's next round of fresh games, where that is wider than
+    /// the last round's and than [`SearchOptions::revive_width`], with the revive
+    /// systems in turn by attempt id, no phrase valuer, and the revival budget of a fresh
+    /// game of that width. `None` where the option is off, the best game lasts the whole
+    /// source, there is no survival system, or the round does not fit.
+    ///
+    /// [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
+    /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
+    pub(super) fn survival_round(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
+        let o = ctx.o;
+        if !o.survival_rounds
+            || n == 0
+            || self.setup.survival == 0
+            || self.games.whole(self.setup.source)
+        {
+            return None;
+        }
+        let w = self.outlook(ctx)?.next;
+        if w <= self.widening.width.max(o.revive_width) {
+            return None;
+        }
+        let m = self.model(o, Kinds::SURVIVAL)?;
+        let cost = Cost {
+            plan: m.plan_cost(w),
+            spell: m.costs.encode,
+        };
+        if self.seconds(cost, o) > left {
+            return None;
+        }
+        let first = self.games.planned;
+        let tasks = (0..n)
+            .map(|j| {
+                let mut a = self.revive_attempt(ctx, first + j as u32);
+                a.width = w;
+                a.revive = m.revive_budget(w);
+                Task::Attempt(a)
+            })
+            .collect();
+        Some(Proposal {
+            tasks,
+            width: w,
+            kind: RoundKind::Fresh,
+            cost,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tail::tests::{best_game, clock, dying_seed};
+    use super::*;
+    use crate::solve::policy::{attempts_of, Attempt};
+    use crate::solve::stage::Valuer;
+    use crate::solve::SearchOptions;
+
+    /// A dying seed whose next round of fresh games (width 64, after a round of width 16) does
+    /// not fit: its tail is a round of fresh games of the revive systems in turn, without the
+    /// valuer, with a fresh game's revival budget, at width 64 where it fits at the survival
+    /// systems' price; none where it does not fit, the beams are not wider than the last
+    /// round's or than `revive_width`, the option is off, or the best game is whole.
+    #[test]
+    fn dying_seeds_play_survival_rounds_where_the_wide_round_does_not_fit() {
+        let (o, preset) = clock();
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let mut s = dying_seed(16);
+        s.setup.revive = vec![5, 1];
+        s.games.planned = 10;
+        s.widening.width = 16;
+        // `survive` at 2 us per unit per unit of width, over twice the 300 units of the best
+        // game, with the margin: about 1.44 ms per unit of width.
+        let round = |s: &SeedState, o: &SearchOptions, left: f64| {
+            let ctx = Ctx { o, preset: &preset };
+            s.tail(ctx, left)
+                .filter(|p| p.kind == RoundKind::Fresh)
+                .map(|p| (p.width, attempts_of(&p.tasks), s.seconds(p.cost, o)))
+        };
+        for (left, width) in [(0.1, 64), (1.0, 64)] {
+            let (w, attempts, seconds) = round(&s, &o, left).expect("a survival round");
+            assert_eq!(w, width, "{left}");
+            assert!(seconds <= left, "{seconds} > {left}");
+            let m = s.model(&o, Kinds::SURVIVAL).unwrap();
+            let systems: Vec<(u32, usize)> = attempts.iter().map(|a| (a.id, a.system)).collect();
+            assert_eq!(systems, [(10, 5), (11, 1)]);
+            for a in &attempts {
+                let Attempt {
+                    width,
+                    base,
+                    valuer,
+                    revive,
+                    ..
+                } = a;
+                assert_eq!(*width, w);
+                assert_eq!(*base, None);
+                assert_eq!(*valuer, Valuer::Off);
+                assert_eq!(*revive, m.revive_budget(w));
+            }
+        }
+        // Its games' plan work is learnt as the survival systems' (`fill`, system 1, plans
+        // without the valuer there), and its record holds their width.
+        {
+            use crate::solve::policy::{GameId, Outcome, Report, Round, Summary};
+            let mut s = s.clone();
+            let p = s.tail(ctx, 0.1).expect("a survival round");
+            let others = s.costs.as_ref().unwrap().plan;
+            let started = Round {
+                seed: 0,
+                tasks: p.tasks.clone(),
+                width: p.width,
+                kind: p.kind,
+                cost: p.cost,
+                horizon: Some(0.0),
+                fixed: None,
+            };
+            s.start(&started);
+            let reports: Vec<Report> = [5, 1]
+                .iter()
+                .enumerate()
+                .map(|(k, &system)| Report {
+                    outcome: Outcome::Spelt(Summary {
+                        id: GameId::Planned(10 + k as u32),
+                        system,
+                        ..best_game(1000)
+                    }),
+                    plan_work: 0.05,
+                    plans: 1,
+                    spell_work: 1e-3,
+                    plan_seconds: 0.05,
+                    spell_seconds: 1e-3,
+                })
+                .collect();
+            s.report(&o, &started, &reports);
+            let c = s.costs.as_ref().unwrap();
+            assert_eq!(c.plan, others);
+            assert_eq!(c.survival.unwrap().width, 64);
+            assert_eq!(s.widening.record[1], (64, 30_000));
+            assert_eq!(s.widening.width, 64);
+        }
+        // Width 64 does not fit (width 32 would): the usual tail.
+        assert!(round(&s, &o, 0.05).is_none());
+        assert!(s.tail(ctx, 0.05).is_some());
+        // Beams no wider than the last round's, or not wider than `revive_width`.
+        let mut narrow = s.clone();
+        narrow.widening.width = 4;
+        assert!(round(&narrow, &o, 1.0).is_none());
+        // The option off.
+        let off = SearchOptions {
+            survival_rounds: false,
+            ..o.clone()
+        };
+        assert!(round(&s, &off, 1.0).is_none());
+        // A whole best game.
+        let mut whole = s.clone();
+        whole.games.kept = vec![best_game(1000)];
+        assert!(round(&whole, &o, 1.0).is_none());
+    }
+}
