@@ -171,6 +171,7 @@ impl<'a> Executor<'a> {
         // The survival systems come last ([`SolveConfig::order_systems`]).
         let survival = cfg.survival_systems();
         let revive = cfg.revive_systems();
+        let survival_round = cfg.survival_round_systems();
         let setups: Vec<SeedSetup> = seeds
             .iter()
             .map(|s| {
@@ -189,6 +190,7 @@ impl<'a> Executor<'a> {
                     systems: cfg.systems.len() - survival,
                     survival,
                     revive: revive.clone(),
+                    survival_round: survival_round.clone(),
                     max_width: budget::memory_width(cfg.memory, workers, source, &cfg.search),
                     size: prep.weight(),
                     unit_states: prep

@@ -228,6 +228,12 @@ pub struct SearchOptions {
     /// never fit (problem 18 at 10 s 104,144 -> 110,144 on the work clock, twelve other
     /// sources of its board at 2 / 3 / 5 / 10 s +4.5 / +3.0 / +1.3 / +3.9 %; docs/tuning.md).
     pub survival_rounds: bool,
+    /// The scoring systems of a survival round's games ([`Self::survival_rounds`]), by name,
+    /// taken in turn by attempt id, as [`Self::revive_systems`] are; where none is among the
+    /// run's systems, the revive systems. `fill` alone by default: on twelve sources of problem
+    /// 18's board its width-64 games without the valuer scored 458,629 against `survive`'s
+    /// 359,121, for about a third of the work (docs/tuning.md).
+    pub survival_round_systems: Vec<String>,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

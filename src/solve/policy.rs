@@ -341,6 +341,9 @@ pub struct SeedSetup {
     /// The systems of a revival's fresh games, taken in turn by attempt id
     /// ([`SearchOptions::revive_systems`]); empty: the survival systems.
     pub revive: Vec<usize>,
+    /// The systems of a survival round's games, taken in turn by attempt id
+    /// ([`SearchOptions::survival_round_systems`]); empty: those of [`Self::revive`].
+    pub survival_round: Vec<usize>,
     /// The widest beam memory allows.
     pub max_width: usize,
     /// The order of quick answers: the smallest first.

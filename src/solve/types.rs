@@ -118,8 +118,19 @@ impl SolveConfig {
     /// with ([`SearchOptions::revive_systems`]), in the option's order; names not among the
     /// systems are skipped (empty: none is, and the survival systems are taken).
     pub fn revive_systems(&self) -> Vec<usize> {
-        self.search
-            .revive_systems
+        self.positions(&self.search.revive_systems)
+    }
+
+    /// The indices, in the run's ordered systems, of the systems a survival round's games plan
+    /// with ([`SearchOptions::survival_round_systems`]), as [`Self::revive_systems`] resolves
+    /// its names (empty: none is, and the revive systems are taken).
+    pub fn survival_round_systems(&self) -> Vec<usize> {
+        self.positions(&self.search.survival_round_systems)
+    }
+
+    /// The indices of the systems `names` names, in their order, skipping unknown names.
+    fn positions(&self, names: &[String]) -> Vec<usize> {
+        names
             .iter()
             .filter_map(|name| self.systems.iter().position(|(n, _)| n == name))
             .collect()

@@ -757,6 +757,7 @@ fn lone_survival_seed() -> SeedState {
         systems: 5,
         survival: 1,
         revive: Vec::new(),
+        survival_round: Vec::new(),
         max_width: 2048,
         size: 1.0,
         unit_states: 0,

@@ -16,13 +16,15 @@ use crate::solve::policy::{Cost, RoundKind, Task};
 impl SeedState {
     /// A survival round ([`SearchOptions::survival_rounds`]) of `n` fresh games for the `left`
     /// seconds: at the width of the seed's next round of fresh games, where that is wider than
-    /// the last round's and than [`SearchOptions::revive_width`], with the revive
-    /// systems in turn by attempt id, no phrase valuer, and the revival budget of a fresh
-    /// game of that width. `None` where the option is off, the best game lasts the whole
-    /// source, there is no survival system, or the round does not fit.
+    /// the last round's and than [`SearchOptions::revive_width`], with its own systems
+    /// ([`SeedSetup::survival_round`], else the revive systems) in turn by attempt id, no
+    /// phrase valuer, and the revival budget of a fresh game of that width. `None` where the
+    /// option is off, the best game lasts the whole source, there is no survival system, or
+    /// the round does not fit.
     ///
     /// [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
+    /// [`SeedSetup::survival_round`]: crate::solve::policy::SeedSetup::survival_round
     pub(super) fn survival_round(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
         let o = ctx.o;
         if !o.survival_rounds
@@ -47,7 +49,12 @@ impl SeedState {
         let first = self.games.planned;
         let tasks = (0..n)
             .map(|j| {
-                let mut a = self.revive_attempt(ctx, first + j as u32);
+                let id = first + j as u32;
+                let mut a = self.revive_attempt(ctx, id);
+                let systems = &self.setup.survival_round;
+                if !systems.is_empty() {
+                    a.system = systems[id as usize % systems.len()];
+                }
                 a.width = w;
                 a.revive = m.revive_budget(w);
                 Task::Attempt(a)
@@ -71,7 +78,8 @@ mod tests {
     use crate::solve::SearchOptions;
 
     /// A dying seed whose next round of fresh games (width 64, after a round of width 16) does
-    /// not fit: its tail is a round of fresh games of the revive systems in turn, without the
+    /// not fit: its tail is a round of fresh games of the survival round's systems, or else the
+    /// revive systems, in turn, without the
     /// valuer, with a fresh game's revival budget, at width 64 where it fits at the survival
     /// systems' price; none where it does not fit, the beams are not wider than the last
     /// round's or than `revive_width`, the option is off, or the best game is whole.
@@ -154,6 +162,23 @@ mod tests {
             assert_eq!(c.survival.unwrap().width, 64);
             assert_eq!(s.widening.record[1], (64, 30_000));
             assert_eq!(s.widening.width, 64);
+        }
+        // The survival round's own systems, where given, go before the revive systems.
+        {
+            let mut s = s.clone();
+            s.setup.survival_round = vec![1];
+            let (_, attempts, _) = round(&s, &o, 0.1).expect("a survival round");
+            let systems: Vec<(u32, usize)> = attempts.iter().map(|a| (a.id, a.system)).collect();
+            assert_eq!(systems, [(10, 1), (11, 1)]);
+            let mut cfg =
+                crate::solve::SolveConfig::new(crate::engine::Phrases::new(Vec::<String>::new()));
+            let names = |cfg: &crate::solve::SolveConfig| -> Vec<String> {
+                let ids = cfg.survival_round_systems();
+                ids.iter().map(|&i| cfg.systems[i].0.clone()).collect()
+            };
+            assert_eq!(names(&cfg), ["fill"], "the default");
+            cfg.search.survival_round_systems = vec!["nothing".into(), "survive".into()];
+            assert_eq!(names(&cfg), ["survive"]);
         }
         // Width 64 does not fit (width 32 would): the usual tail.
         assert!(round(&s, &o, 0.05).is_none());

@@ -314,6 +314,7 @@ fn simulate_with(
             systems: 5,
             survival: w.survival,
             revive: Vec::new(),
+            survival_round: Vec::new(),
             max_width: 2048,
             size: w.source as f64,
             unit_states: 0,

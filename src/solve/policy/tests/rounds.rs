@@ -387,6 +387,7 @@ fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
         systems: 5,
         survival: 0,
         revive: Vec::new(),
+        survival_round: Vec::new(),
         max_width: 2048,
         size: 1.0,
         unit_states: 0,
