@@ -222,8 +222,8 @@ pub struct SearchOptions {
     pub revive_systems: Vec<String>,
     /// While a seed's best game ends before its source does, where its next round of fresh
     /// games, wider than [`Self::revive_width`], does not fit before a horizon but the same
-    /// width's games of the revive systems ([`Self::revive_systems`]) alone would, without the
-    /// phrase valuer, that round is played instead, before any tail (a *survival round*): the
+    /// width's games of [`Self::survival_round_systems`] alone would, without the phrase
+    /// valuer, that round is played instead, before any tail (a *survival round*): the
     /// others' beams value phrases by words, and priced at their cost problem 18's wide round
     /// never fit (problem 18 at 10 s 104,144 -> 110,144 on the work clock, twelve other
     /// sources of its board at 2 / 3 / 5 / 10 s +4.5 / +3.0 / +1.3 / +3.9 %; docs/tuning.md).

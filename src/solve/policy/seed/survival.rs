@@ -1,13 +1,14 @@
 //! A dying seed's *survival round* ([`SearchOptions::survival_rounds`]): where its next round
 //! of fresh games, wider than [`SearchOptions::revive_width`], does not fit before a horizon,
-//! fresh games of that width of the revive systems alone, without the phrase valuer, where
-//! they fit. The round costs its dearest kind's, the others' beams valuing phrases by words,
+//! fresh games of that width of its own systems alone ([`SearchOptions::survival_round_systems`],
+//! else the revive systems), without the phrase valuer, where they fit. The round costs its dearest kind's, the others' beams valuing phrases by words,
 //! so on problem 18's board the wide round never fits, while a width-64 `fill` beam lives
 //! through its source for a fraction of that (docs/tuning.md). Narrower survival rounds, the
 //! widest that fits, lost on other sources of that board (P18U at 5 s: -6 %).
 //!
 //! [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
 //! [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
+//! [`SearchOptions::survival_round_systems`]: crate::solve::SearchOptions::survival_round_systems
 
 use super::{Ctx, Proposal, SeedState};
 use crate::solve::policy::costs::Kinds;
@@ -79,9 +80,8 @@ mod tests {
 
     /// A dying seed whose next round of fresh games (width 64, after a round of width 16) does
     /// not fit: its tail is a round of fresh games of the survival round's systems, or else the
-    /// revive systems, in turn, without the
-    /// valuer, with a fresh game's revival budget, at width 64 where it fits at the survival
-    /// systems' price; none where it does not fit, the beams are not wider than the last
+    /// revive systems, in turn, without the valuer, with a fresh game's revival budget, at
+    /// width 64 where it fits at the survival systems' price; none where it does not fit, the beams are not wider than the last
     /// round's or than `revive_width`, the option is off, or the best game is whole.
     #[test]
     fn dying_seeds_play_survival_rounds_where_the_wide_round_does_not_fit() {
