@@ -234,6 +234,13 @@ pub struct SearchOptions {
     /// 18's board its width-64 games without the valuer scored 458,629 against `survive`'s
     /// 359,121, for about a third of the work (docs/tuning.md).
     pub survival_round_systems: Vec<String>,
+    /// Survival rounds go on once the best game lasts the whole source, while that game comes
+    /// from a fresh game planned without the phrase valuer (a survival round's, a survival
+    /// system's or a revival's, or a re-plan or polish of one): where a round does not fit, more
+    /// such games of new tie-breaks, at the width the beams reached, before any tail. A wide
+    /// game without the valuer differs from another by thousands of points, a re-plan of a
+    /// whole game's last units by tens (docs/tuning.md).
+    pub survival_rounds_when_whole: bool,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -57,6 +57,10 @@ pub(super) struct Games {
     pub polished_to: Vec<(GameId, usize)>,
     /// Games planned so far: the next attempt's id.
     pub planned: u32,
+    /// The kept games that come from a fresh game planned without the phrase valuer (itself,
+    /// or a re-plan of one): while the best is one of them, survival rounds go on once it is
+    /// whole ([`SearchOptions::survival_rounds_when_whole`]).
+    pub unvalued: Vec<GameId>,
 }
 
 impl Games {

@@ -78,6 +78,7 @@ impl SeedState {
         games
             .polished_to
             .retain(|(id, _)| kept.iter().any(|g| g.id == *id));
+        games.unvalued.retain(|id| kept.iter().any(|g| g.id == *id));
         let gain = games.best.saturating_sub(flight.best_before) as f64;
         // A round of fresh games at least as wide as the last (not a tail's) tells whether
         // wider beams still pay.
@@ -289,6 +290,12 @@ impl SeedState {
         }
         if let Some(g) = spelt {
             self.games.kept.push(g.clone());
+            let unvalued = &mut self.games.unvalued;
+            if fresh && a.valuer == Valuer::Off
+                || a.base.is_some_and(|(base, _)| unvalued.contains(&base))
+            {
+                unvalued.push(g.id);
+            }
             // A re-plan keeps the text of the units before its cut, polished where its base's
             // were: a polish of it goes on from there.
             if let Some((base, cut)) = a.base {

@@ -6,37 +6,50 @@
 //! through its source for a fraction of that (docs/tuning.md). Narrower survival rounds, the
 //! widest that fits, lost on other sources of that board (P18U at 5 s: -6 %).
 //!
+//! Once the best game lasts the whole source, while it comes from a game planned without the
+//! valuer ([`SearchOptions::survival_rounds_when_whole`]), the rounds go on at the width the
+//! beams reached: on problem 18 such games of new tie-breaks differ by thousands of points, a
+//! re-plan of the whole game's last units by tens.
+//!
 //! [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
 //! [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
 //! [`SearchOptions::survival_round_systems`]: crate::solve::SearchOptions::survival_round_systems
+//! [`SearchOptions::survival_rounds_when_whole`]: crate::solve::SearchOptions::survival_rounds_when_whole
 
 use super::{Ctx, Proposal, SeedState};
 use crate::solve::policy::costs::Kinds;
-use crate::solve::policy::{Cost, RoundKind, Task};
+use crate::solve::policy::{Cost, RoundKind, Summary, Task};
 
 impl SeedState {
     /// A survival round ([`SearchOptions::survival_rounds`]) of `n` fresh games for the `left`
     /// seconds: at the width of the seed's next round of fresh games, where that is wider than
     /// the last round's and than [`SearchOptions::revive_width`], with its own systems
     /// ([`SeedSetup::survival_round`], else the revive systems) in turn by attempt id, no
-    /// phrase valuer, and the revival budget of a fresh game of that width. `None` where the
-    /// option is off, the best game lasts the whole source, there is no survival system, or
-    /// the round does not fit.
+    /// phrase valuer, and the revival budget of a fresh game of that width. Once the best game
+    /// lasts the whole source, only while it comes from a game without the valuer
+    /// ([`SearchOptions::survival_rounds_when_whole`]), at the width the beams reached. `None`
+    /// where the option is off, there is no survival system, or the round does not fit.
     ///
     /// [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
     /// [`SeedSetup::survival_round`]: crate::solve::policy::SeedSetup::survival_round
+    /// [`SearchOptions::survival_rounds_when_whole`]: crate::solve::SearchOptions::survival_rounds_when_whole
     pub(super) fn survival_round(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
         let o = ctx.o;
-        if !o.survival_rounds
-            || n == 0
-            || self.setup.survival == 0
-            || self.games.whole(self.setup.source)
-        {
+        let whole = self.games.whole(self.setup.source);
+        let unvalued = |g: &Summary| self.games.unvalued.contains(&g.id);
+        let goes_on = o.survival_rounds_when_whole && self.games.kept.first().is_some_and(unvalued);
+        if !o.survival_rounds || n == 0 || self.setup.survival == 0 || whole && !goes_on {
             return None;
         }
-        let w = self.outlook(ctx)?.next;
-        if w <= self.widening.width.max(o.revive_width) {
+        // Once whole, games of new tie-breaks at the width the beams reached (wider games of
+        // `fill` scored less on problem 18); before, only a round wider than the last.
+        let w = match whole {
+            true => self.widening.width,
+            false => self.outlook(ctx)?.next,
+        };
+        let last = if whole { 0 } else { self.widening.width };
+        if w <= last.max(o.revive_width) {
             return None;
         }
         let m = self.model(o, Kinds::SURVIVAL)?;
@@ -193,9 +206,87 @@ mod tests {
             ..o.clone()
         };
         assert!(round(&s, &off, 1.0).is_none());
-        // A whole best game.
+        // A whole best game that no game without the valuer led to.
         let mut whole = s.clone();
         whole.games.kept = vec![best_game(1000)];
         assert!(round(&whole, &o, 1.0).is_none());
+        // One that did: games of new tie-breaks at the width the beams reached, not wider,
+        // unless the option says no.
+        whole.games.unvalued = vec![whole.games.kept[0].id];
+        whole.widening.width = 64;
+        let (w, attempts, _) = round(&whole, &o, 1.0).expect("a survival round once whole");
+        assert_eq!(w, 64);
+        assert!(attempts
+            .iter()
+            .all(|a| a.base.is_none() && a.valuer == Valuer::Off));
+        let no_more = SearchOptions {
+            survival_rounds_when_whole: false,
+            ..o.clone()
+        };
+        assert!(round(&whole, &no_more, 1.0).is_none());
+        // Not where the beams are no wider than `revive_width`, or where it does not fit.
+        whole.widening.width = o.revive_width;
+        assert!(round(&whole, &o, 1.0).is_none());
+        whole.widening.width = 64;
+        assert!(round(&whole, &o, 0.05).is_none());
+    }
+
+    /// The games that come from a fresh game planned without the valuer: the game itself and
+    /// its re-plans are remembered, a valued game and its re-plans are not, and a game no
+    /// longer kept is forgotten.
+    #[test]
+    fn unvalued_games_and_their_replans_are_remembered() {
+        use crate::solve::policy::{GameId, Outcome, Report, Round, Summary};
+        let (o, _) = clock();
+        let mut s = dying_seed(16);
+        s.games.planned = 10;
+        let preset = clock().1;
+        let play = |s: &mut SeedState,
+                    o: &SearchOptions,
+                    (id, valuer, base, score): (u32, Valuer, Option<u32>, u64)| {
+            let mut a = s.revive_attempt(Ctx { o, preset: &preset }, id);
+            a.valuer = valuer;
+            a.revive = 0;
+            a.base = base.map(|b| (GameId::Planned(b), 500));
+            let round = Round {
+                seed: 0,
+                tasks: vec![Task::Attempt(a)],
+                width: 16,
+                kind: RoundKind::Fresh,
+                cost: Cost {
+                    plan: 0.0,
+                    spell: 0.0,
+                },
+                horizon: Some(0.0),
+                fixed: None,
+            };
+            s.start(&round);
+            let report = Report {
+                outcome: Outcome::Spelt(Summary {
+                    id: GameId::Planned(id),
+                    score,
+                    kept: if base.is_some() { 500 } else { 0 },
+                    ..best_game(1000)
+                }),
+                plan_work: 0.05,
+                plans: 1,
+                spell_work: 1e-3,
+                plan_seconds: 0.05,
+                spell_seconds: 1e-3,
+            };
+            s.report(o, &round, &[report]);
+        };
+        play(&mut s, &o, (10, Valuer::Off, None, 40_000));
+        play(&mut s, &o, (11, Valuer::Words, None, 41_000));
+        play(&mut s, &o, (12, Valuer::Chars, Some(10), 40_500));
+        play(&mut s, &o, (13, Valuer::Chars, Some(11), 41_500));
+        assert_eq!(s.games.unvalued, [GameId::Planned(10), GameId::Planned(12)]);
+        // Kept no longer (two games kept: 14 and 13).
+        let forgetful = SearchOptions {
+            keep_games: 2,
+            ..o.clone()
+        };
+        play(&mut s, &forgetful, (14, Valuer::Words, None, 42_000));
+        assert!(s.games.unvalued.is_empty(), "{:?}", s.games.unvalued);
     }
 }
