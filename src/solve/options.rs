@@ -270,8 +270,9 @@ pub struct ExhaustOptions {
     /// The work seconds the search may spend spelling its games: the same at every budget, so
     /// that a seed searched to the end scores at 1 s what it scores at 10 s. Its games are
     /// spelt by the DP encoder in the order of their value, then the best of them by the
-    /// character and the greedy encoders, until this work is spent. The encoders' counts run
-    /// under their clock on such tiny games, so a larger work does not fit in 1 s
+    /// character and the greedy encoders, until this work is spent. 0.2 since the work counts
+    /// priced the encoders' fixed cost per game (4d53e46): 0.1 then spelt too few games to
+    /// find the best on some tiny problems, and 0.3 answered in up to 0.94 s of a 1 s run
     /// (docs/tuning.md).
     pub work: f64,
     /// The share of [`ExhaustOptions::work`] the DP encoder's spellings may take; the rest goes
