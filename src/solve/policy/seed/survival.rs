@@ -87,9 +87,21 @@ impl SeedState {
 mod tests {
     use super::super::tail::tests::{best_game, clock, dying_seed};
     use super::*;
-    use crate::solve::policy::{attempts_of, Attempt};
+    use crate::solve::policy::{attempts_of, Attempt, Outcome, Report};
     use crate::solve::stage::Valuer;
     use crate::solve::SearchOptions;
+
+    /// The report of an attempt that planned and spelt `g` (0.05 work seconds of planning).
+    fn spelt(g: Summary) -> Report {
+        Report {
+            outcome: Outcome::Spelt(g),
+            plan_work: 0.05,
+            plans: 1,
+            spell_work: 1e-3,
+            plan_seconds: 0.05,
+            spell_seconds: 1e-3,
+        }
+    }
 
     /// A dying seed whose next round of fresh games (width 64, after a round of width 16) does
     /// not fit: its tail is a round of fresh games of the survival round's systems, or else the
@@ -139,7 +151,7 @@ mod tests {
         // Its games' plan work is learnt as the survival systems' (`fill`, system 1, plans
         // without the valuer there), and its record holds their width.
         {
-            use crate::solve::policy::{GameId, Outcome, Report, Round, Summary};
+            use crate::solve::policy::{GameId, Round};
             let mut s = s.clone();
             let p = s.tail(ctx, 0.1).expect("a survival round");
             let others = s.costs.as_ref().unwrap().plan;
@@ -156,17 +168,12 @@ mod tests {
             let reports: Vec<Report> = [5, 1]
                 .iter()
                 .enumerate()
-                .map(|(k, &system)| Report {
-                    outcome: Outcome::Spelt(Summary {
+                .map(|(k, &system)| {
+                    spelt(Summary {
                         id: GameId::Planned(10 + k as u32),
                         system,
                         ..best_game(1000)
-                    }),
-                    plan_work: 0.05,
-                    plans: 1,
-                    spell_work: 1e-3,
-                    plan_seconds: 0.05,
-                    spell_seconds: 1e-3,
+                    })
                 })
                 .collect();
             s.report(&o, &started, &reports);
@@ -236,7 +243,7 @@ mod tests {
     /// longer kept is forgotten.
     #[test]
     fn unvalued_games_and_their_replans_are_remembered() {
-        use crate::solve::policy::{GameId, Outcome, Report, Round, Summary};
+        use crate::solve::policy::{GameId, Round};
         let (o, _) = clock();
         let mut s = dying_seed(16);
         s.games.planned = 10;
@@ -261,19 +268,12 @@ mod tests {
                 fixed: None,
             };
             s.start(&round);
-            let report = Report {
-                outcome: Outcome::Spelt(Summary {
-                    id: GameId::Planned(id),
-                    score,
-                    kept: if base.is_some() { 500 } else { 0 },
-                    ..best_game(1000)
-                }),
-                plan_work: 0.05,
-                plans: 1,
-                spell_work: 1e-3,
-                plan_seconds: 0.05,
-                spell_seconds: 1e-3,
-            };
+            let report = spelt(Summary {
+                id: GameId::Planned(id),
+                score,
+                kept: if base.is_some() { 500 } else { 0 },
+                ..best_game(1000)
+            });
             s.report(o, &round, &[report]);
         };
         play(&mut s, &o, (10, Valuer::Off, None, 40_000));
