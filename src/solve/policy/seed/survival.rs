@@ -44,11 +44,10 @@ impl SeedState {
         }
         // Once whole, games of new tie-breaks at the width the beams reached (wider games of
         // `fill` scored less on problem 18); before, only a round wider than the last.
-        let w = match whole {
-            true => self.widening.width,
-            false => self.outlook(ctx)?.next,
+        let (w, last) = match whole {
+            true => (self.widening.width, 0),
+            false => (self.outlook(ctx)?.next, self.widening.width),
         };
-        let last = if whole { 0 } else { self.widening.width };
         if w <= last.max(o.revive_width) {
             return None;
         }
@@ -106,8 +105,10 @@ mod tests {
     /// A dying seed whose next round of fresh games (width 64, after a round of width 16) does
     /// not fit: its tail is a round of fresh games of the survival round's systems, or else the
     /// revive systems, in turn, without the valuer, with a fresh game's revival budget, at
-    /// width 64 where it fits at the survival systems' price; none where it does not fit, the beams are not wider than the last
-    /// round's or than `revive_width`, the option is off, or the best game is whole.
+    /// width 64 where it fits at the survival systems' price; none where it does not fit, the
+    /// beams are not wider than the last round's or than `revive_width`, or the option is off.
+    /// Once the best game is whole, only while it comes from a game without the valuer, at the
+    /// width the beams reached.
     #[test]
     fn dying_seeds_play_survival_rounds_where_the_wide_round_does_not_fit() {
         let (o, preset) = clock();
