@@ -196,6 +196,40 @@ mod tests {
         assert_eq!(one.spawn(), Cell::new(4, 0));
     }
 
+    /// The geometry's arithmetic at the 32-bit ends of the input (issue 72): a member 2^31
+    /// columns or rows from its pivot keeps its distance through every turn, six turns give the
+    /// spawn shape back, and nothing overflows.
+    #[test]
+    fn members_at_the_32_bit_ends_keep_their_distance_through_turns() {
+        let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
+        let hex_distance = |a: Axial| (a.q.abs() + a.r.abs() + (a.q + a.r).abs()) / 2;
+        for (m, p) in [
+            ((lo, 0), (0, 0)),
+            ((hi, hi), (lo, lo)),
+            ((lo, hi), (hi, lo)),
+            ((0, lo), (0, hi)),
+        ] {
+            let (m, p) = (Cell::new(m.0, m.1), Cell::new(p.0, p.1));
+            let u = Unit::new(&[m, Cell::new(0, 0)], p, 15);
+            let d = hex_distance(m.to_axial() - p.to_axial());
+            assert!(d >= 1 << 31, "{m:?} {p:?}");
+            for k in 0..6u8 {
+                let offs = u.axial_offsets(k);
+                assert_eq!(offs.iter().map(|&a| hex_distance(a)).max(), Some(d));
+                let mut back: Vec<Axial> = offs.iter().map(|a| a.rotate_cw_times(6 - k)).collect();
+                back.sort();
+                assert_eq!(back, u.axial_offsets(0));
+                // The cells of a turn at the spawn are its axial offsets from the spawn pivot.
+                let mut cells: Vec<Axial> = u
+                    .cells(u.spawn(), k)
+                    .map(|c| c.to_axial() - u.spawn().to_axial())
+                    .collect();
+                cells.sort();
+                assert_eq!(cells, offs);
+            }
+        }
+    }
+
     #[test]
     fn smallest_member_x_is_subtracted_from_the_pivot_too() {
         // RULES.md A.3, problem 10 unit 0.

@@ -64,6 +64,40 @@ fn reach_matches_a_naive_search() {
     check_against_naive(&problem(90, 9, units, &filled));
 }
 
+/// A unit whose pivot or member lies at a 32-bit end of the input's range (issue 72: such files
+/// took minutes, as the row loops ran from one orientation's box to another billions of rows
+/// away).
+#[test]
+fn units_at_the_32_bit_ends_reach_as_the_naive_search() {
+    let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
+    let ends = [
+        ((lo, 0), (0, 0)),
+        ((hi, 0), (0, 0)),
+        ((0, lo), (0, 0)),
+        ((0, hi), (0, 0)),
+        ((0, 0), (lo, 0)),
+        ((0, 0), (hi, 0)),
+        ((0, 0), (0, lo)),
+        ((0, 0), (0, hi)),
+        ((lo, lo), (hi, hi)),
+        ((hi, lo), (lo, hi)),
+    ];
+    for ((mx, my), (px, py)) in ends {
+        let units = format!(
+            r#"{{"members":[{{"x":{mx},"y":{my}}}],"pivot":{{"x":{px},"y":{py}}}}},
+            {{"members":[{{"x":{mx},"y":{my}}},{{"x":0,"y":1}}],"pivot":{{"x":{px},"y":{py}}}}}"#
+        );
+        let p = problem(15, 15, &units, &[(3, 14), (4, 13)]);
+        check_against_naive(&p);
+        for unit in &p.units {
+            let space = UnitSpace::new(unit, p.width, p.height);
+            // Every box left lies within a board's size of the spawn, so the row loops are short.
+            let first = space.orients.iter().map(|r| r.y_lo).min().unwrap();
+            assert!(space.y_end - first <= 2 * p.height as i64, "{units}");
+        }
+    }
+}
+
 #[test]
 fn predecessors_invert_steps_and_keys_find_their_states() {
     let units = r#"{"members":[{"x":0,"y":0},{"x":2,"y":0}],"pivot":{"x":1,"y":0}},
