@@ -17,8 +17,8 @@ use crate::solve::shard::{restrict, Shard};
 use crate::solve::{Progress, SeedResult};
 use crate::store::{Offer, Scores, Store};
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{mpsc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Arguments of `hextris solve`.
 #[derive(Debug, clap::Args)]
@@ -57,8 +57,8 @@ pub struct Args {
     pub threads: Option<usize>,
     /// Keep the best solution per (problem, seed) in this folder: an entry is replaced only by
     /// a better one; each seed starts from its stored game, and its answers are offered as they
-    /// improve (the first at once, then at most every 2 s per seed) and its final one at the end
-    /// of the run (see `hextris score --store`, `hextris store`).
+    /// improve (the first at once, then at most every 2 s per seed, a sooner one held until then)
+    /// and its final one at the end of the run (see `hextris score --store`, `hextris store`).
     #[arg(long, value_name = "DIR")]
     pub store: Option<PathBuf>,
     /// Solve only part K of N of the (problem, seed) tasks, split by the solver's cost: N runs
@@ -88,8 +88,10 @@ struct Keeping<'a> {
     scores: Mutex<Scores>,
     start: u64,
     interval: std::time::Duration,
-    /// Per (problem index, seed): when its last answer was offered.
-    offered: Mutex<std::collections::HashMap<(usize, u32), Instant>>,
+    /// When each seed's answers were last offered, and the answers held until they may be.
+    pace: Mutex<Pace>,
+    /// Whether `HEXTRIS_DEBUG` asks for every improvement on stderr (the kill test reads them).
+    debug: bool,
     /// The final answers, offered together at the end.
     finals: Mutex<Vec<(usize, SeedResult)>>,
     /// Answers left out: seeds answered after a stop, with nothing worth keeping.
@@ -98,7 +100,82 @@ struct Keeping<'a> {
     error: Mutex<Option<Error>>,
 }
 
+/// A seed, as (problem index, seed).
+type SeedKey = (usize, u32);
+
+/// The pace of a run's offers to its store: each seed offers at most once an interval, and an
+/// answer that comes sooner is held, not dropped, until its interval has passed (issue 72: a
+/// dropped improvement reached the store only with a later one, so a kill could lose an
+/// improvement found an hour before).
+#[derive(Default)]
+struct Pace {
+    /// Per seed: when its last answer was offered.
+    last: std::collections::HashMap<SeedKey, Instant>,
+    /// Per seed: its latest answer not offered yet.
+    held: std::collections::HashMap<SeedKey, SeedResult>,
+}
+
+impl Pace {
+    /// Whether `r` may be offered `now`; if not, it is held in place of any answer held before.
+    fn admit(&mut self, key: SeedKey, r: &SeedResult, now: Instant, interval: Duration) -> bool {
+        if self
+            .last
+            .get(&key)
+            .is_some_and(|&t| now.duration_since(t) < interval)
+        {
+            self.held.insert(key, r.clone());
+            return false;
+        }
+        self.last.insert(key, now);
+        // The answer offered now is the seed's latest: any answer held is older and no better.
+        self.held.remove(&key);
+        true
+    }
+
+    /// Takes the held answers whose interval has passed by `now`, noting them as offered.
+    fn due(&mut self, now: Instant, interval: Duration) -> Vec<(SeedKey, SeedResult)> {
+        let keys: Vec<SeedKey> = self
+            .held
+            .keys()
+            .filter(|k| {
+                self.last
+                    .get(k)
+                    .is_none_or(|&t| now.duration_since(t) >= interval)
+            })
+            .copied()
+            .collect();
+        let mut out: Vec<(SeedKey, SeedResult)> = keys
+            .into_iter()
+            .filter_map(|k| self.held.remove(&k).map(|r| (k, r)))
+            .collect();
+        for (k, _) in &out {
+            self.last.insert(*k, now);
+        }
+        out.sort_by_key(|(k, _)| *k);
+        out
+    }
+}
+
 impl Keeping<'_> {
+    /// Offers the held answers whose interval has passed, a problem at a time.
+    fn offer_due(&self, reporter: &Reporter) {
+        let due = self
+            .pace
+            .lock()
+            .expect("no keeper panics")
+            .due(Instant::now(), self.interval);
+        for problem in 0..self.solving.len() {
+            let answers: Vec<&SeedResult> = due
+                .iter()
+                .filter(|((p, _), _)| *p == problem)
+                .map(|(_, r)| r)
+                .collect();
+            if !answers.is_empty() {
+                self.offer(reporter, problem, &answers);
+            }
+        }
+    }
+
     /// Offers a problem's answers to the store and notes its new total.
     fn offer(&self, reporter: &Reporter, problem: usize, answers: &[&SeedResult]) {
         let p = self.solving[problem];
@@ -188,16 +265,23 @@ impl Progress for Keeper<'_> {
     fn improved(&self, problem: usize, r: &SeedResult) {
         self.reporter.improved(problem, r);
         let Some(k) = &self.store else { return };
-        let now = Instant::now();
-        {
-            let mut offered = k.offered.lock().expect("no keeper panics");
-            let last = offered.get(&(problem, r.seed));
-            if last.is_some_and(|&t| now.duration_since(t) < k.interval) {
-                return;
-            }
-            offered.insert((problem, r.seed), now);
+        if k.debug {
+            crate::note!(
+                "store: improved: problem {} seed {}: {}",
+                k.solving[problem].id,
+                r.seed,
+                r.score
+            );
         }
-        k.offer(&self.reporter, problem, &[r]);
+        let admitted = k.pace.lock().expect("no keeper panics").admit(
+            (problem, r.seed),
+            r,
+            Instant::now(),
+            k.interval,
+        );
+        if admitted {
+            k.offer(&self.reporter, problem, &[r]);
+        }
     }
 
     fn seed_done(&self, problem: usize, r: &SeedResult) {
@@ -210,6 +294,11 @@ impl Progress for Keeper<'_> {
         }
     }
 }
+
+/// How often the watcher looks for held answers whose interval has passed, at least and at most:
+/// a quarter of the interval within these bounds, so an answer waits at most that much past it.
+const TICK_MIN: Duration = Duration::from_millis(10);
+const TICK_MAX: Duration = Duration::from_millis(100);
 
 /// Runs `hextris solve`.
 pub fn run(args: Args) -> Result<()> {
@@ -259,8 +348,9 @@ pub fn run(args: Args) -> Result<()> {
                 scores: Mutex::new(before.clone()),
                 before,
                 start,
-                interval: std::time::Duration::from_secs_f64(search.store_interval),
-                offered: Mutex::default(),
+                interval: Duration::from_secs_f64(search.store_interval),
+                pace: Mutex::default(),
+                debug: std::env::var_os("HEXTRIS_DEBUG").is_some(),
                 finals: Mutex::default(),
                 skipped: Default::default(),
                 error: Mutex::new(None),
@@ -277,21 +367,30 @@ pub fn run(args: Args) -> Result<()> {
             .reporter
             .note(format!("store: total {} at the start", k.start));
     }
-    let results = solve_on_pool(
-        &problems,
-        phrases.clone(),
-        plan,
-        PoolOptions {
-            threads: args.threads,
-            systems: args.weights.get()?,
-            search: Some(search.clone()),
-            starts: match &store {
-                Some(store) => store_starts(store, &problems)?,
-                None => Default::default(),
-            },
+    let options = PoolOptions {
+        threads: args.threads,
+        systems: args.weights.get()?,
+        search: Some(search.clone()),
+        starts: match &store {
+            Some(store) => store_starts(store, &problems)?,
+            None => Default::default(),
         },
-        &keeper,
-    )?;
+    };
+    // While the searches run, a watcher offers the held answers as their intervals pass.
+    let (done, ended) = mpsc::channel::<()>();
+    let results = std::thread::scope(|scope| {
+        if let Some(k) = &keeper.store {
+            let (keeper, tick) = (&keeper, (k.interval / 4).clamp(TICK_MIN, TICK_MAX));
+            scope.spawn(move || {
+                while let Err(mpsc::RecvTimeoutError::Timeout) = ended.recv_timeout(tick) {
+                    k.offer_due(&keeper.reporter);
+                }
+            });
+        }
+        let results = solve_on_pool(&problems, phrases.clone(), plan, options, &keeper);
+        drop(done);
+        results
+    })?;
     keeper.reporter.finish();
     crate::note_raw!("{}", summary(&results));
     if crate::stop::requested() {
@@ -342,4 +441,40 @@ pub fn run(args: Args) -> Result<()> {
     }
     // A store that could not be written fails the run, but only after the answers are out.
     failed.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(seed: u32, score: u64) -> SeedResult {
+        SeedResult {
+            score,
+            ..SeedResult::empty(seed)
+        }
+    }
+
+    /// An answer that comes within its seed's interval is held, then offered once the interval
+    /// has passed, with no other answer needed (issue 72's dropped improvements).
+    #[test]
+    fn answers_within_the_interval_are_held_until_it_passes() {
+        let (t0, second) = (Instant::now(), Duration::from_secs(1));
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let mut pace = Pace::default();
+        assert!(pace.admit((0, 7), &answer(7, 10), at(0), second));
+        assert!(!pace.admit((0, 7), &answer(7, 20), at(300), second));
+        assert!(!pace.admit((0, 7), &answer(7, 30), at(600), second));
+        // Another seed has its own interval.
+        assert!(pace.admit((0, 8), &answer(8, 5), at(600), second));
+        assert!(pace.due(at(900), second).is_empty());
+        let due = pace.due(at(1000), second);
+        assert_eq!(due.len(), 1);
+        assert_eq!((due[0].0, due[0].1.score), ((0, 7), 30));
+        assert!(pace.due(at(5000), second).is_empty(), "offered once");
+        // The held answer's offer starts the seed's next interval.
+        assert!(!pace.admit((0, 7), &answer(7, 40), at(1500), second));
+        // An answer admitted after its interval supersedes the one held.
+        assert!(pace.admit((0, 7), &answer(7, 50), at(2100), second));
+        assert!(pace.due(at(9000), second).is_empty());
+    }
 }
