@@ -302,22 +302,7 @@ fn a_run_stopped_by_sigterm_keeps_every_seed_and_exits_at_once() {
         std::thread::sleep(Duration::from_millis(50));
     }
     std::thread::sleep(Duration::from_millis(500));
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let signalled = Instant::now();
-    // The run ends at once (the searches stop within a unit's work); a hang fails the test.
-    while child.try_wait().unwrap().is_none() {
-        if signalled.elapsed() > Duration::from_secs(30) {
-            child.kill().unwrap();
-            panic!("the run did not stop within 30 s of SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let stopped_in = signalled.elapsed();
-    let o = child.wait_with_output().unwrap();
+    let (o, stopped_in) = stop_with_sigterm(child);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("stopped"), "{err}");
@@ -366,6 +351,66 @@ fn a_run_stopped_by_sigterm_keeps_every_seed_and_exits_at_once() {
         let name = f.unwrap().file_name().to_string_lossy().to_string();
         assert!(!name.ends_with(".tmp"), "{name}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Sends SIGTERM to a run and waits for it: its output and how long it took to end. A run that
+/// goes on for 30 s fails the test.
+fn stop_with_sigterm(mut child: std::process::Child) -> (Output, Duration) {
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let signalled = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if signalled.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("the run did not stop within 30 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stopped_in = signalled.elapsed();
+    (child.wait_with_output().unwrap(), stopped_in)
+}
+
+/// `bench --store` stopped by SIGTERM answers the problem in progress, offers it to the store,
+/// prints its row and the total, and exits 0 at once (issue 72: it had no stop handler).
+#[test]
+fn bench_stopped_by_sigterm_keeps_the_problem_in_progress() {
+    let dir = temp("bench-sigterm");
+    let store = dir.join("store");
+    let child = hextris()
+        .args(["bench", "-t", "30", "-c", "1", "--store"])
+        .arg(&store)
+        .arg(root("problems/sample_wide.json"))
+        .arg(root("problems/sample_hex.json"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let (o, stopped_in) = stop_with_sigterm(child);
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    eprintln!(
+        "bench stopped {:.3} s after SIGTERM",
+        stopped_in.as_secs_f64()
+    );
+    assert!(stopped_in < Duration::from_secs(10), "{stopped_in:?}");
+    assert!(err.contains("stopped"), "{err}");
+    // The table so far: the problem in progress, and no other, then the total.
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    assert!(rows[2].starts_with("total "), "{out}");
+    let id = rows[1].split_whitespace().next().unwrap();
+    // It is in the store, every seed of it.
+    let entries = store_entries(&store);
+    assert!(!entries.is_empty(), "{err}");
+    assert!(
+        entries.keys().all(|(p, _)| p.to_string() == id),
+        "{entries:?}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -188,6 +188,11 @@ pub fn run(args: Args) -> Result<()> {
         };
         return crate::cli::survival::run(&loaded, &phrases, &opts);
     }
+    // Ctrl-C and SIGTERM end the problem in progress as at its deadline; it is answered, offered
+    // to the store and printed, and the benchmark ends there with the table so far, as `solve`
+    // ends (exit code 0).
+    crate::stop::install()
+        .map_err(|e| crate::Error::Usage(format!("cannot install the signal handlers: {e}")))?;
     // The variants of the search: the compiled-in options, or each file given.
     let variants: Vec<(String, crate::solve::SearchOptions)> = if args.search.is_empty() {
         vec![(String::new(), Default::default())]
@@ -231,14 +236,26 @@ pub fn run(args: Args) -> Result<()> {
             println!("total {total}");
             labels.push(format!("{name}{time} s"));
             curve.push(scores);
+            if crate::stop::requested() {
+                break;
+            }
+        }
+        if crate::stop::requested() {
+            crate::note!(
+                "stopped: the problem in progress was answered; the table so far is above"
+            );
+            break;
         }
     }
-    if several {
+    // A stopped benchmark's budgets are not all whole: its curve and plot would compare problems
+    // that did not all run.
+    let whole = !crate::stop::requested();
+    if several && whole {
         print!("\n{}", curve_table(&labels, &curve));
         let names: Vec<&str> = variants.iter().map(|(name, _)| name.as_str()).collect();
         print!("{}", falls_lines(&args.time, &names, &curve));
     }
-    if let Some(path) = &args.svg {
+    if let Some(path) = args.svg.as_ref().filter(|_| whole) {
         let totals: Vec<(f64, u64)> = args
             .time
             .iter()
@@ -335,9 +352,17 @@ fn bench_budget(
         total += r.score;
         scores.push((r.problem_id, r.score));
         if let Some(store) = store {
-            crate::solve::pool::offer_to_store(store, &probs, phrases, &results)?;
+            // After a stop, a seed that scores nothing was not searched: not worth an entry.
+            let mut offered = results.clone();
+            if crate::stop::requested() {
+                offered[0].seeds.retain(|s| s.score > 0);
+            }
+            crate::solve::pool::offer_to_store(store, &probs, phrases, &offered)?;
         }
         all.extend(results);
+        if crate::stop::requested() {
+            break;
+        }
     }
     if virt {
         println!(
