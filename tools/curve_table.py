@@ -29,7 +29,7 @@ def read_curve(path):
                 tables[current] = {}
                 continue
             parts = line.split()
-            if current and len(parts) == 6 and parts[0].isdigit():
+            if current and len(parts) >= 6 and parts[0].isdigit():
                 tables[current][int(parts[0])] = int(parts[4])
     if not budgets:
         sys.exit(f"{path}: no 'budget S s per problem' tables found")

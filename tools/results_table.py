@@ -20,7 +20,7 @@ def read_bench(path):
     with open(path) as f:
         for line in f:
             parts = line.split()
-            if len(parts) == 6 and parts[0].isdigit():
+            if len(parts) >= 6 and parts[0].isdigit():
                 rows[int(parts[0])] = (
                     int(parts[1]),
                     int(parts[2]),

@@ -299,13 +299,14 @@ fn bench_budget(
     // thread runs the whole virtual run): where the two part, the work counts miss work.
     let virt = args.virtual_time;
     println!(
-        "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}{}",
+        "{:>7} {:>5} {:>9} {:>9} {:>9} {:>7}{}{}",
         "problem",
         "seeds",
         "move",
         "power",
         "score",
         "time",
+        crate::cli::shape::GameShape::HEADER,
         if virt { "    work  real/work" } else { "" }
     );
     let (mut all_work, mut all_seconds) = (0.0, 0.0);
@@ -341,13 +342,20 @@ fn bench_budget(
         } else {
             String::new()
         };
+        let shape = crate::cli::shape::shape_of(
+            problem,
+            r.seeds
+                .iter()
+                .map(|s| (s.seed, s.solution.as_str(), s.power_score)),
+        );
         println!(
-            "{:>7} {:>5} {:>9} {:>9} {:>9} {seconds:>6.2}s{counted}",
+            "{:>7} {:>5} {:>9} {:>9} {:>9} {seconds:>6.2}s{}{counted}",
             r.problem_id,
             r.seeds.len(),
             mv,
             pw,
             r.score,
+            shape.columns(),
         );
         total += r.score;
         scores.push((r.problem_id, r.score));

@@ -9,6 +9,7 @@ pub mod pack;
 pub mod phrases;
 pub mod progress;
 pub mod score;
+pub mod shape;
 pub mod solve;
 pub mod stages;
 pub mod store;
