@@ -400,20 +400,7 @@ pub fn report_table(r: &Report, store: &Store) -> String {
         out.push_str(&table_line(&p.problem_id.to_string(), p, against));
     }
     // The total as a row of its own, so that it reads in the same columns.
-    let total = ProblemRow {
-        seeds: r.problems.iter().map(|p| p.seeds).sum(),
-        held: r.problems.iter().map(|p| p.held).sum(),
-        score: r.total,
-        move_score: r.move_total,
-        power_score: r.power_total,
-        latest: r.problems.iter().filter_map(|p| p.latest.clone()).max(),
-        reference: r.reference,
-        difference: r.difference,
-        unsound: r.problems.iter().flat_map(|p| p.unsound.clone()).collect(),
-        history: Vec::new(),
-        entries: Vec::new(),
-        problem_id: 0,
-    };
+    let total = r.total_row();
     out.push_str(&table_line("total", &total, against));
     for p in &r.problems {
         for u in &p.unsound {

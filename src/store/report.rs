@@ -80,6 +80,29 @@ pub struct Report {
     pub skipped: usize,
 }
 
+impl Report {
+    /// The total as a row of the table (its `problem_id` is 0 and means nothing): the sums of
+    /// the problems' seeds and scores, the latest time of all, every entry not counted, and the
+    /// total's history.
+    pub fn total_row(&self) -> ProblemRow {
+        let rows = &self.problems;
+        ProblemRow {
+            problem_id: 0,
+            seeds: rows.iter().map(|p| p.seeds).sum(),
+            held: rows.iter().map(|p| p.held).sum(),
+            score: self.total,
+            move_score: self.move_total,
+            power_score: self.power_total,
+            latest: rows.iter().filter_map(|p| p.latest.clone()).max(),
+            reference: self.reference,
+            difference: self.difference,
+            unsound: rows.iter().flat_map(|p| p.unsound.clone()).collect(),
+            history: self.history.clone(),
+            entries: Vec::new(),
+        }
+    }
+}
+
 /// Scores of reference per problem id (`--against`).
 pub type References = BTreeMap<i64, u64>;
 

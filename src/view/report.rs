@@ -205,16 +205,17 @@ pub fn render(r: &Report, title: &str, replays: Option<&str>) -> String {
     let _ = writeln!(out, "<title>{}</title>", escape(title));
     out.push_str(STYLE);
     let _ = writeln!(out, "</head>\n<body>\n<h1>{}</h1>", escape(title));
-    let held: usize = r.problems.iter().map(|p| p.held).sum();
-    let seeds: usize = r.problems.iter().map(|p| p.seeds).sum();
+    let total = r.total_row();
     let _ = write!(
         out,
         "<p id=\"summary\">Total <b id=\"total\">{}</b> = {} move + {} power, over {} problems \
-         ({held} of {seeds} seeds held)",
+         ({} of {} seeds held)",
         r.total,
         r.move_total,
         r.power_total,
-        r.problems.len()
+        r.problems.len(),
+        total.held,
+        total.seeds
     );
     if let (Some(reference), Some(d)) = (r.reference, r.difference) {
         let _ = write!(out, "; the reference makes {reference} ({d:+})");
@@ -275,20 +276,6 @@ pub fn render(r: &Report, title: &str, replays: Option<&str>) -> String {
         );
     }
     out.push_str("</tbody>\n<tfoot>");
-    let total = crate::store::report::ProblemRow {
-        problem_id: 0,
-        seeds,
-        held,
-        score: r.total,
-        move_score: r.move_total,
-        power_score: r.power_total,
-        latest: r.problems.iter().filter_map(|p| p.latest.clone()).max(),
-        reference: r.reference,
-        difference: r.difference,
-        unsound: r.problems.iter().flat_map(|p| p.unsound.clone()).collect(),
-        history: r.history.clone(),
-        entries: Vec::new(),
-    };
     let cells = row_cells(&total, "total", against, span);
     let _ = writeln!(out, "<tr id=\"total-row\">{cells}</tr></tfoot>\n</table>");
     unsound_list(&mut out, r);
