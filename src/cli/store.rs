@@ -443,3 +443,63 @@ fn table_line(name: &str, p: &ProblemRow, against: bool) -> String {
     line.push('\n');
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::report::UnsoundEntry;
+
+    #[test]
+    fn the_table_marks_the_problems_below_their_reference_and_names_what_does_not_count() {
+        let row = |id: i64, score: u64, reference: u64| ProblemRow {
+            problem_id: id,
+            seeds: 1,
+            held: 1,
+            score,
+            move_score: 1,
+            power_score: score - 1,
+            latest: Some("2026-11-27T00:14:05Z".into()),
+            reference: Some(reference),
+            difference: Some(score as i64 - reference as i64),
+            unsound: Vec::new(),
+            history: Vec::new(),
+            entries: Vec::new(),
+        };
+        let mut below = row(5, 10, 30);
+        below.unsound.push(UnsoundEntry {
+            seed: 0,
+            tag: String::new(),
+            found: String::new(),
+            why: "its recorded score is 9".into(),
+        });
+        let r = Report {
+            problems: vec![row(4, 50, 20), below],
+            total: 60,
+            move_total: 2,
+            power_total: 58,
+            reference: Some(50),
+            difference: Some(10),
+            history: Vec::new(),
+            skipped: 0,
+        };
+        let dir = std::env::temp_dir().join(format!("hextris-table-{}", std::process::id()));
+        let table = report_table(&r, &Store::open(&dir).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[1].ends_with(" +30"), "{table}");
+        assert!(lines[2].ends_with(" -20 below"), "{table}");
+        assert!(lines[2].contains("2026-11-27 00:14"), "{table}");
+        assert!(
+            lines[3].starts_with("  total ") && lines[3].ends_with(" +10"),
+            "{table}"
+        );
+        let file = dir.join("problem_5.json");
+        assert_eq!(
+            lines[4],
+            format!(
+                "{}: problem 5 seed 0: not counted: its recorded score is 9",
+                file.display()
+            )
+        );
+    }
+}

@@ -339,6 +339,63 @@ tr.unsound { background: #fff3e0; }
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::report::UnsoundEntry;
+
+    fn row(id: i64, score: u64, reference: Option<u64>, unsound: Vec<UnsoundEntry>) -> ProblemRow {
+        ProblemRow {
+            problem_id: id,
+            seeds: 2,
+            held: 1,
+            score,
+            move_score: score / 4,
+            power_score: score - score / 4,
+            latest: Some("2026-11-27T00:14:05Z".into()),
+            reference,
+            difference: reference.map(|r| score as i64 - r as i64),
+            unsound,
+            history: vec![(100, score / 2), (200, score)],
+            entries: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_page_has_a_row_per_problem_marks_and_lists_what_does_not_count() {
+        let bad = UnsoundEntry {
+            seed: 3,
+            tag: "<t>".into(),
+            found: "x".into(),
+            why: "the solution does not replay (error)".into(),
+        };
+        let r = Report {
+            problems: vec![
+                row(0, 100, Some(50), vec![]),
+                row(1, 40, Some(80), vec![bad]),
+            ],
+            total: 140,
+            move_total: 35,
+            power_total: 105,
+            reference: Some(130),
+            difference: Some(10),
+            history: vec![(100, 70), (200, 140)],
+            skipped: 0,
+        };
+        let page = render(&r, "a <title>", Some("r_replays"));
+        assert!(page.contains("<title>a &lt;title&gt;</title>"));
+        assert_eq!(page.matches("<tr id=\"p").count(), 2);
+        // Only problem 1 is below its reference, and it has an entry not counted.
+        assert!(page.contains("<tr id=\"p1\" class=\"below unsound\">"));
+        assert!(page.contains("<tr id=\"p0\" class=\"\">"));
+        assert!(page.contains("problem 1 seed 3 (&lt;t&gt;, found x): not counted"));
+        // No entries are held in this report: no problem links to a replay.
+        assert!(!page.contains("r_replays/"));
+        assert_eq!(page.matches("class=\"spark\"").count(), 3);
+        assert!(page.contains("<svg class=\"total\""));
+        assert!(page.contains("<tr id=\"total-row\"><td data-v=\"0\">total</td>"));
+        assert!(page.contains("75%</td>"), "problem 0's power share");
+        // Nothing is fetched: no address but the SVG namespace's, which names and fetches not.
+        let rest = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+        assert!(!rest.contains("http") && !rest.contains("src="));
+    }
 
     #[test]
     fn a_chart_steps_through_every_point_and_names_its_ends() {
