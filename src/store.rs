@@ -18,7 +18,9 @@
 //! phrases and scores exactly its recorded score ([`verify`]); merging and exporting keep only
 //! sound entries, so a tampered or corrupted entry cannot travel from one store to another.
 
-use crate::engine::{evaluate, problem_score, Phrases, Problem};
+pub mod report;
+
+use crate::engine::{evaluate, problem_score, Evaluation, Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{read_text, write_atomic, Solution};
 use serde::{Deserialize, Serialize};
@@ -274,6 +276,15 @@ impl std::fmt::Display for Unsound {
 
 /// Checks that an entry of `problem` replays without error and scores its recorded score.
 pub fn verify(problem: &Problem, phrases: &Phrases, e: &Entry) -> Result<u64, Unsound> {
+    replay_sound(problem, phrases, e).map(|ev| ev.score)
+}
+
+/// [`verify`], returning the whole evaluation (its move and power parts too) of a sound entry.
+pub fn replay_sound(
+    problem: &Problem,
+    phrases: &Phrases,
+    e: &Entry,
+) -> Result<Evaluation, Unsound> {
     let ev = evaluate(problem, e.seed, &e.solution, phrases);
     if ev.end.is_error() {
         return Err(Unsound::Errs(ev.end.to_string()));
@@ -284,7 +295,49 @@ pub fn verify(problem: &Problem, phrases: &Phrases, e: &Entry) -> Result<u64, Un
             actual: ev.score,
         });
     }
-    Ok(ev.score)
+    Ok(ev)
+}
+
+/// The entries of one problem sorted out: the best sound one of each seed, and the others.
+#[derive(Clone, Debug, Default)]
+pub struct Sorted {
+    /// Per seed of the problem that has a sound entry (in the problem's order of seeds), the
+    /// best one and its evaluation.
+    pub best: Vec<(Entry, Evaluation)>,
+    /// The entries that are not sound, with why.
+    pub unsound: Vec<(Entry, Unsound)>,
+    /// The seeds of the problem without a sound entry.
+    pub missing: Vec<u32>,
+}
+
+/// Sorts the `entries` of `problem` (as read from its file) under `phrases`. A store file holds
+/// one entry per seed; should an edited one hold more, the best sound one counts.
+pub fn sort_entries(problem: &Problem, phrases: &Phrases, entries: &[Entry]) -> Sorted {
+    let mut out = Sorted::default();
+    let seeds = problem.distinct_seeds();
+    let mut best: Vec<Option<(Entry, Evaluation)>> = vec![None; seeds.len()];
+    for e in entries {
+        match replay_sound(problem, phrases, e) {
+            Err(why) => out.unsound.push((e.clone(), why)),
+            Ok(ev) => {
+                // A sound entry replays, so its seed is one of the problem's.
+                let k = seeds
+                    .iter()
+                    .position(|&s| s == e.seed)
+                    .expect("a sound seed");
+                if best[k].as_ref().is_none_or(|(_, b)| ev.score > b.score) {
+                    best[k] = Some((e.clone(), ev));
+                }
+            }
+        }
+    }
+    for (seed, b) in seeds.into_iter().zip(best) {
+        match b {
+            Some(b) => out.best.push(b),
+            None => out.missing.push(seed),
+        }
+    }
+    out
 }
 
 fn parse(path: &Path) -> Result<Vec<Entry>> {

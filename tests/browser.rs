@@ -6,13 +6,17 @@
 //! problem 24 when `../shared/icfp2015` is present, the page must open with no console error, and
 //! at frames reached by the URL fragment, by keys, by the slider and by playing, its status lines,
 //! command-strip marks and every board cell (state and colour) must equal what the engine's
-//! replay says at that frame. A screenshot of each page is written under the target folder.
+//! replay says at that frame. The page of `hextris store report`, whose links open such pages, is
+//! tested the same way (`browser/report.rs`). A screenshot of each page is written under the
+//! target folder.
 //!
 //! Without Chromium and chromedriver (looked up on PATH, or `HEXTRIS_CHROMIUM` and
 //! `HEXTRIS_CHROMEDRIVER`), the tests are ignored and their names say SKIPPED and why; `.ci/run`
 //! installs both, so CI always runs them.
 
 mod common;
+#[path = "browser/report.rs"]
+mod report;
 
 use hextris::engine::Phrases;
 use hextris::view::ansi::status_text;
@@ -32,17 +36,24 @@ fn main() {
         "page_of_a_solver_solution",
         "page_of_an_erroring_solution",
         "page_of_problem_24",
+        "page_of_a_store_report",
     ];
     let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/icfp2015/RULES.md");
     let trials = match find_browser() {
         Ok((chromium, driver)) => {
             let driver = Arc::new(Mutex::new(Driver::new(driver)));
-            let tests: [PageTest; 3] = [solver_solution, erroring_solution, problem_24];
+            let tests: [PageTest; 4] = [
+                solver_solution,
+                erroring_solution,
+                problem_24,
+                report::store_report,
+            ];
             names
                 .into_iter()
                 .zip(tests)
                 .map(|(name, test)| {
-                    if name == "page_of_problem_24" && !shared.exists() {
+                    let needs_shared = ["page_of_problem_24", "page_of_a_store_report"];
+                    if needs_shared.contains(&name) && !shared.exists() {
                         return skipped(name, "../shared/icfp2015 is missing".into());
                     }
                     let (driver, chromium) = (driver.clone(), chromium.clone());

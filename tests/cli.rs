@@ -557,3 +557,161 @@ fn the_survival_table_takes_the_search_options() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("bad.json"), "{}", stderr(&o));
 }
+
+/// The best score of each problem in the 2015 leaderboard of the shared data, as the JSON map
+/// `--against` reads (what `tools/leaderboard_json.py` writes).
+fn best_2015(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("LEADERBOARD.md")).unwrap();
+    let mut heads: Vec<String> = Vec::new();
+    let mut map = serde_json::Map::new();
+    for line in text.lines().filter(|l| l.starts_with('|')) {
+        let cells: Vec<String> = line
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect();
+        if heads.is_empty() {
+            heads = cells;
+            continue;
+        }
+        let col = |name: &str| heads.iter().position(|h| h == name).unwrap();
+        if let Ok(id) = cells[col("problem")].parse::<i64>() {
+            let best: u64 = cells[col("best score")].parse().unwrap();
+            map.insert(id.to_string(), best.into());
+        }
+    }
+    assert_eq!(map.len(), 25);
+    serde_json::Value::Object(map).to_string()
+}
+
+#[test]
+#[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
+fn the_store_report_has_a_row_per_problem_and_the_total_that_score_prints() {
+    let shared = common::icfp_dir();
+    let problems = shared.join("problems");
+    let solutions = Path::new(env!("CARGO_MANIFEST_DIR")).join("solutions");
+    let report = |store: &Path, args: &[&Path]| {
+        let o = hextris()
+            .args(["store", "report"])
+            .arg(store)
+            .arg("-f")
+            .arg(&problems)
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let table = report(&solutions, &[]);
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    let problem_rows = rows.iter().filter(|r| r[0].parse::<i64>().is_ok()).count();
+    assert_eq!(problem_rows, 25, "{table}");
+    let total = rows.iter().find(|r| r[0] == "total").unwrap()[3];
+    let o = hextris()
+        .args(["score", "--store"])
+        .arg(&solutions)
+        .arg("-f")
+        .arg(&problems)
+        .output()
+        .unwrap();
+    let scored = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(
+        scored.lines().last().unwrap(),
+        format!("total {total}"),
+        "{table}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&report(&solutions, &["--json".as_ref()])).unwrap();
+    assert_eq!(json["total"].to_string(), total);
+    assert_eq!(json["problems"].as_array().unwrap().len(), 25);
+
+    // Against the best 2015 scores, a store without problem 5 is below on problem 5 only.
+    let dir = tmp_dir("the_store_report_has_a_row_per_problem");
+    let best = dir.join("best2015.json");
+    std::fs::write(&best, best_2015(&shared)).unwrap();
+    let partial = dir.join("store");
+    let _ = std::fs::remove_dir_all(&partial);
+    std::fs::create_dir_all(&partial).unwrap();
+    for f in std::fs::read_dir(&solutions).unwrap() {
+        let f = f.unwrap().path();
+        if f.file_name().unwrap() != "problem_5.json" {
+            std::fs::copy(&f, partial.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let table = report(&partial, &["--against".as_ref(), best.as_path()]);
+    let below: Vec<&str> = table
+        .lines()
+        .filter(|l| l.ends_with(" below"))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(below, ["5"], "{table}");
+    assert!(table.contains("-11450 below"), "{table}");
+    // An earlier report as the reference: every difference is +0.
+    let earlier = dir.join("earlier.json");
+    std::fs::write(&earlier, serde_json::to_string(&json).unwrap()).unwrap();
+    let table = report(&solutions, &["--against".as_ref(), earlier.as_path()]);
+    assert_eq!(table.matches(" +0\n").count(), 26, "{table}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_bad_store_report_input_is_one_line_and_exit_2() {
+    let dir = tmp_dir("a_bad_store_report_input_is_one_line_and_exit_2");
+    let store = dir.join("store");
+    let _ = std::fs::remove_dir_all(&store);
+    std::fs::create_dir_all(&store).unwrap();
+    let not_json = tmp(
+        "a_bad_store_report_input_is_one_line_and_exit_2",
+        "a.json",
+        "{1:",
+    );
+    let not_ids = tmp(
+        "a_bad_store_report_input_is_one_line_and_exit_2",
+        "b.json",
+        r#"{"one": 5}"#,
+    );
+    let page = dir.join("no/such/folder/report.html");
+    let missing = dir.join("no-store");
+    let cases: [(&Path, Vec<&Path>, String); 4] = [
+        (
+            &store,
+            vec!["--against".as_ref(), not_json.as_path()],
+            format!("{}: not JSON", not_json.display()),
+        ),
+        (
+            &store,
+            vec!["--against".as_ref(), not_ids.as_path()],
+            format!("{}: the key \"one\" is not a problem id", not_ids.display()),
+        ),
+        (
+            &store,
+            vec!["--html".as_ref(), page.as_path()],
+            format!("{}: cannot write the page there", page.display()),
+        ),
+        (
+            &missing,
+            vec![],
+            format!("{}: no such store folder", missing.display()),
+        ),
+    ];
+    for (target, args, says) in cases {
+        let o = hextris()
+            .args(["store", "report"])
+            .arg(target)
+            .arg("-f")
+            .arg(data("small.json"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(&says), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+    assert!(!dir.join("no").exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

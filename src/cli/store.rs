@@ -11,7 +11,8 @@
 use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
-use crate::store::{verify, Entry, Offer, Store};
+use crate::store::report::{read_references, report as store_report, ProblemRow, Report};
+use crate::store::{sort_entries, verify, Entry, Offer, Store};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +24,9 @@ pub enum StoreCommand {
     Merge(MergeArgs),
     /// Write the contest's JSON list from a store: the best entry of every seed of the problems.
     Export(ExportArgs),
+    /// What a store holds, per problem and in total (and how it grew): a table, JSON, or a web
+    /// page with charts and the replays.
+    Report(ReportArgs),
 }
 
 /// Arguments of `hextris store merge`.
@@ -58,11 +62,37 @@ pub struct ExportArgs {
     pub phrases: crate::cli::PhraseArgs,
 }
 
+/// Arguments of `hextris store report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// The store folder.
+    #[arg(value_name = "DIR")]
+    pub store: PathBuf,
+    /// The problems to report: files or folders (repeatable). Entries of other problems are
+    /// skipped (and counted).
+    #[arg(short = 'f', long = "file", required = true, value_name = "PROBLEM")]
+    pub files: Vec<PathBuf>,
+    /// Scores to compare with: a JSON map from problem id to score (a leaderboard), or the
+    /// output of an earlier `store report --json`. Problems below their reference are marked.
+    #[arg(long, value_name = "FILE")]
+    pub against: Option<PathBuf>,
+    /// Print the report as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write a self-contained web page (atomically): the table, sortable, the total and
+    /// each problem's score against time, the share of power, and every problem's replay.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub phrases: crate::cli::PhraseArgs,
+}
+
 /// Runs a `hextris store` subcommand.
 pub fn run(cmd: StoreCommand) -> Result<()> {
     match cmd {
         StoreCommand::Merge(a) => merge(a),
         StoreCommand::Export(a) => export(a),
+        StoreCommand::Report(a) => report(a),
     }
 }
 
@@ -225,31 +255,15 @@ pub fn export_store(store: &Store, problems: &[Problem], phrases: &Phrases) -> R
     let mut refused = Vec::new();
     let mut missing = Vec::new();
     for p in problems {
-        let entries = store.entries(p.id)?;
-        for seed in p.distinct_seeds() {
-            // A store file holds one entry per seed; should an edited one hold more, the best
-            // sound one is exported.
-            let mut chosen: Option<(u64, &Entry)> = None;
-            for e in entries.iter().filter(|e| e.seed == seed) {
-                match verify(p, phrases, e) {
-                    Err(why) => refused.push(refusal(store, e, why)),
-                    Ok(score) => {
-                        if chosen.is_none_or(|(s, _)| score > s) {
-                            chosen = Some((score, e));
-                        }
-                    }
-                }
-            }
-            match chosen {
-                Some((_, e)) => list.push(Solution {
-                    problem_id: p.id,
-                    seed,
-                    tag: Some(e.tag.clone()),
-                    solution: e.solution.clone(),
-                }),
-                None => missing.push((p.id, seed)),
-            }
-        }
+        let sorted = sort_entries(p, phrases, &store.entries(p.id)?);
+        refused.extend(sorted.unsound.iter().map(|(e, why)| refusal(store, e, why)));
+        missing.extend(sorted.missing.iter().map(|&s| (p.id, s)));
+        list.extend(sorted.best.into_iter().map(|(e, _)| Solution {
+            problem_id: p.id,
+            seed: e.seed,
+            tag: Some(e.tag),
+            solution: e.solution,
+        }));
     }
     Ok(Export {
         list,
@@ -294,4 +308,198 @@ fn export(a: ExportArgs) -> Result<()> {
         None => print!("{json}"),
     }
     refused_is_an_error(refused.len())
+}
+
+fn report(a: ReportArgs) -> Result<()> {
+    let phrases = a.phrases.get()?;
+    let problems = problems(&a.files)?;
+    let store = existing(&a.store)?;
+    let references = a.against.as_deref().map(read_references).transpose()?;
+    let r = store_report(&store, &problems, &phrases, references.as_ref())?;
+    if let Some(path) = &a.html {
+        write_report_page(path, &r, &problems, &phrases, &a.store)?;
+    }
+    if r.skipped > 0 {
+        crate::note!(
+            "store report: {} entries of problems not given with -f were skipped",
+            r.skipped
+        );
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&r).expect("plain data serialises")
+        );
+    } else {
+        print!("{}", report_table(&r, &store));
+    }
+    Ok(())
+}
+
+/// Writes the report's page at `path` and the replay pages in the folder beside it named after
+/// it (`report.html`, `report_replays/`), each atomically, the report last: a page never links to
+/// a replay not yet written.
+fn write_report_page(
+    path: &Path,
+    r: &Report,
+    problems: &[Problem],
+    phrases: &Phrases,
+    store: &Path,
+) -> Result<()> {
+    use crate::view::report::{render, replay_file, replay_page};
+    let stem = path
+        .file_stem()
+        .map_or("report".into(), |s| s.to_string_lossy().to_string());
+    let folder = format!("{stem}_replays");
+    let parent = path.parent().unwrap_or(Path::new(""));
+    if !(parent.as_os_str().is_empty() || parent.is_dir()) || path.is_dir() {
+        return Err(Error::invalid(
+            path,
+            "cannot write the page there (no such folder, or a folder)",
+        ));
+    }
+    let dir = parent.join(&folder);
+    std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    let name = store.display().to_string();
+    let mut bytes = 0;
+    for (row, p) in r.problems.iter().zip(problems) {
+        if let Some(page) = replay_page(row, p, phrases, &name) {
+            bytes += page.len();
+            write_atomic(&dir.join(replay_file(p.id)), page.as_bytes())?;
+        }
+    }
+    let title = format!("hextris · store report · {name}");
+    let page = render(r, &title, Some(&folder));
+    write_atomic(path, page.as_bytes())?;
+    crate::note!(
+        "store report: wrote {} ({} bytes) and its replays in {} ({bytes} bytes)",
+        path.display(),
+        page.len(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// The report as a text table: a row per problem, the total last, then the entries that do not
+/// count, each on a line naming its file.
+pub fn report_table(r: &Report, store: &Store) -> String {
+    use std::fmt::Write;
+    let against = r.reference.is_some();
+    let mut out = format!(
+        "{:>7} {:>6} {:>5} {:>8} {:>8} {:>8}  {:<16} {:>7}",
+        "problem", "seeds", "held", "score", "move", "power", "latest", "unsound"
+    );
+    if against {
+        let _ = write!(out, " {:>8} {:>14}", "against", "difference");
+    }
+    out.push('\n');
+    for p in &r.problems {
+        out.push_str(&table_line(&p.problem_id.to_string(), p, against));
+    }
+    // The total as a row of its own, so that it reads in the same columns.
+    let total = r.total_row();
+    out.push_str(&table_line("total", &total, against));
+    for p in &r.problems {
+        for u in &p.unsound {
+            let _ = writeln!(
+                out,
+                "{}: problem {} seed {}: not counted: {}",
+                store.file(p.problem_id).display(),
+                p.problem_id,
+                u.seed,
+                u.why
+            );
+        }
+    }
+    out
+}
+
+/// One line of the table; a problem below its reference says so after its difference.
+fn table_line(name: &str, p: &ProblemRow, against: bool) -> String {
+    // The time to the minute is enough to tell a night's runs apart.
+    let latest = p.latest.as_deref().map_or("-".to_string(), |t| {
+        t.chars().take(16).collect::<String>().replace('T', " ")
+    });
+    let mut line = format!(
+        "{name:>7} {:>6} {:>5} {:>8} {:>8} {:>8}  {latest:<16} {:>7}",
+        p.seeds,
+        p.held,
+        p.score,
+        p.move_score,
+        p.power_score,
+        p.unsound.len()
+    );
+    if against {
+        let (reference, difference) = match (p.reference, p.difference) {
+            (Some(r), Some(d)) if d < 0 => (r.to_string(), format!("{d:+} below")),
+            (Some(r), Some(d)) => (r.to_string(), format!("{d:+}")),
+            _ => ("-".into(), "-".into()),
+        };
+        line.push_str(&format!(" {reference:>8} {difference:>14}"));
+    }
+    line.push('\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::report::UnsoundEntry;
+
+    #[test]
+    fn the_table_marks_the_problems_below_their_reference_and_names_what_does_not_count() {
+        let row = |id: i64, score: u64, reference: u64| ProblemRow {
+            problem_id: id,
+            seeds: 1,
+            held: 1,
+            score,
+            move_score: 1,
+            power_score: score - 1,
+            latest: Some("2026-11-27T00:14:05Z".into()),
+            reference: Some(reference),
+            difference: Some(score as i64 - reference as i64),
+            unsound: Vec::new(),
+            history: Vec::new(),
+            entries: Vec::new(),
+        };
+        let mut below = row(5, 10, 30);
+        below.unsound.push(UnsoundEntry {
+            seed: 0,
+            tag: String::new(),
+            found: String::new(),
+            why: "its recorded score is 9".into(),
+        });
+        let r = Report {
+            problems: vec![row(4, 50, 20), below],
+            total: 60,
+            move_total: 2,
+            power_total: 58,
+            reference: Some(50),
+            difference: Some(10),
+            history: Vec::new(),
+            skipped: 0,
+        };
+        let dir = std::env::temp_dir().join(format!("hextris-table-{}", std::process::id()));
+        let table = report_table(&r, &Store::open(&dir).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[1].ends_with(" +30"), "{table}");
+        assert!(lines[2].ends_with(" -20 below"), "{table}");
+        assert!(lines[2].contains("2026-11-27 00:14"), "{table}");
+        assert!(
+            lines[3].starts_with("  total ") && lines[3].ends_with(" +10"),
+            "{table}"
+        );
+        let file = dir.join("problem_5.json");
+        assert_eq!(
+            lines[4],
+            format!(
+                "{}: problem 5 seed 0: not counted: its recorded score is 9",
+                file.display()
+            )
+        );
+    }
 }

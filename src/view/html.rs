@@ -318,7 +318,9 @@ pub fn render(games: &[SeedReplay], first: usize, step: usize, title: &str) -> S
     out
 }
 
-const HEAD: &str = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+/// The start of a page, up to its title (the report page shares it).
+pub(crate) const HEAD: &str =
+    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
 
 const STYLE: &str = r#"<style>

@@ -8,6 +8,8 @@
 //! - [`term`] runs the interactive loops (`hextris view`, `hextris play`) with crossterm.
 //! - [`svg`] draws a frame as an SVG picture (`hextris render --svg`).
 //! - [`html`] writes a whole replay as one self-contained web page (`hextris render --html`).
+//! - [`report`] writes a store's report as a web page with charts, linking to the replay pages
+//!   (`hextris store report --html`).
 //!
 //! The viewer is not part of the engine and the rules are never re-derived here. Coordinates
 //! follow [`crate::engine::hex`]: `(x, y)` = (column, row), row 0 on top, odd rows shifted half a
@@ -17,6 +19,7 @@ pub mod ansi;
 pub mod canvas;
 pub mod html;
 pub mod replay;
+pub mod report;
 pub mod svg;
 pub mod term;
 
