@@ -31,6 +31,10 @@ pub enum Kind {
     RaiseScore,
     /// A store entry's solution changed (a command replaced, cut, lengthened or emptied).
     ChangeSolution,
+    /// An entry of another problem's store file copied into this one, half of the time with
+    /// its score raised (done by the store's side, [`store::Bases::mutated_copy`], which knows
+    /// the other file).
+    Misfiled,
 }
 
 /// The kinds that apply to any JSON file.
@@ -44,7 +48,7 @@ pub const ANY: [Kind; 6] = [
 ];
 
 /// The kinds that apply to a store file: those of any file, and the store's own.
-pub const STORE: [Kind; 8] = [
+pub const STORE: [Kind; 9] = [
     Kind::Drop,
     Kind::WrongType,
     Kind::OutOfRange,
@@ -53,6 +57,7 @@ pub const STORE: [Kind; 8] = [
     Kind::Duplicate,
     Kind::RaiseScore,
     Kind::ChangeSolution,
+    Kind::Misfiled,
 ];
 
 /// Numbers at and past the ends of the ranges the files use (i32 coordinates, u32 seeds and
@@ -80,9 +85,50 @@ const EDGES: &[&str] = &[
 
 /// The command characters, and a few that are not commands, to change solutions with.
 const CHARS: &[char] = &[
-    'p', '\'', '!', '.', '0', '3', 'b', 'c', 'e', 'f', 'y', '2', 'a', 'g', 'h', 'i', 'j', '4', 'l',
-    'm', 'n', 'o', ' ', '5', 'd', 'q', 'r', 'v', 'z', '1', 'k', 's', 't', 'u', 'w', 'x', '\t',
-    '\n', '\r', 'A', 'E', '#', '\u{e9}', '\u{1f600}',
+    'p',
+    '\'',
+    '!',
+    '.',
+    '0',
+    '3',
+    'b',
+    'c',
+    'e',
+    'f',
+    'y',
+    '2',
+    'a',
+    'g',
+    'h',
+    'i',
+    'j',
+    '4',
+    'l',
+    'm',
+    'n',
+    'o',
+    ' ',
+    '5',
+    'd',
+    'q',
+    'r',
+    'v',
+    'z',
+    '1',
+    'k',
+    's',
+    't',
+    'u',
+    'w',
+    'x',
+    '\t',
+    '\n',
+    '\r',
+    'A',
+    'E',
+    '#',
+    '\u{e9}',
+    '\u{1f600}',
 ];
 
 /// One step of a path into a JSON value.
@@ -132,9 +178,7 @@ fn at<'v>(v: &'v mut Value, path: &[Step]) -> &'v mut Value {
 fn paths_where(v: &Value, keep: impl Fn(&Value, &[Step]) -> bool) -> Vec<Vec<Step>> {
     let mut all = Vec::new();
     paths(v, &mut Vec::new(), &mut all);
-    all.into_iter()
-        .filter(|p| keep(get(v, p), p))
-        .collect()
+    all.into_iter().filter(|p| keep(get(v, p), p)).collect()
 }
 
 /// Applies one mutation of `kind` to the JSON `text`; returns the mutated bytes and a short
@@ -232,9 +276,12 @@ fn mutate_value(rng: &mut StdRng, v: &mut Value, kind: Kind) -> Option<String> {
             Some(format!("{}[{i}] repeated at {to}", describe(&p)))
         }
         Kind::RaiseScore => {
-            let p = paths_where(v, |_, p| matches!(p.last(), Some(Step::Key(k)) if k == "score"))
-                .choose(rng)?
-                .clone();
+            let p = paths_where(
+                v,
+                |_, p| matches!(p.last(), Some(Step::Key(k)) if k == "score"),
+            )
+            .choose(rng)?
+            .clone();
             let s = at(v, &p);
             let old = s.as_u64()?;
             let new = match rng.gen_range(0..3) {
@@ -246,10 +293,12 @@ fn mutate_value(rng: &mut StdRng, v: &mut Value, kind: Kind) -> Option<String> {
             Some(format!("{} raised from {old} to {new}", describe(&p)))
         }
         Kind::ChangeSolution => {
-            let p =
-                paths_where(v, |_, p| matches!(p.last(), Some(Step::Key(k)) if k == "solution"))
-                    .choose(rng)?
-                    .clone();
+            let p = paths_where(
+                v,
+                |_, p| matches!(p.last(), Some(Step::Key(k)) if k == "solution"),
+            )
+            .choose(rng)?
+            .clone();
             let s = at(v, &p);
             let old: Vec<char> = s.as_str()?.chars().collect();
             let new = change_solution(rng, &old);
@@ -261,6 +310,7 @@ fn mutate_value(rng: &mut StdRng, v: &mut Value, kind: Kind) -> Option<String> {
                 old.len()
             ))
         }
+        Kind::Misfiled => None,
         Kind::Cut | Kind::Flip => unreachable!("text-level kinds"),
     }
 }

@@ -13,6 +13,7 @@ use hextris::solve::{solve_attempts, Prepared, Silent, SolveConfig};
 use hextris::store::{verify, Entry, Store};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use rand::Rng;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -88,8 +89,14 @@ impl Bases {
                         .collect()
                 };
                 let (one, two) = (of(&one), of(&two));
-                Store::open(&base).unwrap().offer(p, &phrases, &one).unwrap();
-                Store::open(&better).unwrap().offer(p, &phrases, &two).unwrap();
+                Store::open(&base)
+                    .unwrap()
+                    .offer(p, &phrases, &one)
+                    .unwrap();
+                Store::open(&better)
+                    .unwrap()
+                    .offer(p, &phrases, &two)
+                    .unwrap();
                 let cut = one
                     .iter()
                     .map(|s| Solution {
@@ -132,9 +139,35 @@ impl Bases {
         let file = dir.join(format!("problem_{}.json", p.id));
         let kind = *STORE.choose(rng).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
-        let (bytes, what) = mutate(rng, &text, kind);
+        let (bytes, what) = if kind == Kind::Misfiled {
+            self.misfiled(rng, dir, p.id, &text)
+        } else {
+            mutate(rng, &text, kind)
+        };
         std::fs::write(&file, bytes).unwrap();
         (file, kind, what)
+    }
+
+    /// The store file `text` of problem `id` with an entry of another problem's file of `dir`
+    /// copied into it.
+    fn misfiled(&self, rng: &mut StdRng, dir: &Path, id: i64, text: &str) -> (Vec<u8>, String) {
+        let other = self.problems.iter().find(|p| p.id != id).unwrap();
+        let theirs = std::fs::read_to_string(dir.join(format!("problem_{}.json", other.id)));
+        let theirs: Vec<Entry> = serde_json::from_str(&theirs.unwrap()).unwrap();
+        let mut ours: Vec<Entry> = serde_json::from_str(text).unwrap();
+        let mut e = theirs.choose(rng).unwrap().clone();
+        // Half of the entries copied are edited too (their score raised by one), so that a
+        // merge refuses them and must name the file that holds them.
+        let edited = rng.gen_bool(0.5);
+        e.score += u64::from(edited);
+        let what = format!(
+            "problem {} seed {} copied in{}",
+            e.problem_id,
+            e.seed,
+            if edited { ", its score raised" } else { "" }
+        );
+        ours.insert(rng.gen_range(0..=ours.len()), e);
+        (serde_json::to_vec(&ours).unwrap(), what)
     }
 
     /// Does `op` on the case's store `dir` (`target` is the store a [`Op::MergeFrom`] merges
@@ -294,19 +327,25 @@ impl Before {
         }
         for (name, bytes) in &after.files {
             let Some(old) = self.files.get(name) else {
-                let known = bases.problems.iter().any(|p| *name == format!("problem_{}.json", p.id));
+                let known = bases
+                    .problems
+                    .iter()
+                    .any(|p| *name == format!("problem_{}.json", p.id));
                 assert!(known, "{name} appeared");
                 continue;
             };
             if old == bytes {
                 continue;
             }
-            let id: i64 = name["problem_".len()..name.len() - ".json".len()].parse().unwrap();
+            let id: i64 = name["problem_".len()..name.len() - ".json".len()]
+                .parse()
+                .unwrap();
             let raised = after
                 .sound
                 .iter()
                 .any(|(k, s)| k.0 == id && self.sound.get(k).is_none_or(|b| s > b));
-            let mended = after.unsound.get(name).unwrap_or(&0) < self.unsound.get(name).unwrap_or(&0);
+            let mended =
+                after.unsound.get(name).unwrap_or(&0) < self.unsound.get(name).unwrap_or(&0);
             assert!(raised || mended, "{name} changed but was not improved");
         }
         for name in self.files.keys() {
