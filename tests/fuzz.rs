@@ -303,20 +303,8 @@ fn far_problem(member: (i64, i64), pivot: (i64, i64)) -> String {
 #[test]
 fn units_at_the_32_bit_ends_are_answered_within_the_time_limit() {
     let dir = temp("far");
-    let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
-    let cases = [
-        ((lo, 0), (0, 0)),
-        ((hi, 0), (0, 0)),
-        ((0, lo), (0, 0)),
-        ((0, hi), (0, 0)),
-        ((0, 0), (lo, 0)),
-        ((0, 0), (hi, 0)),
-        ((0, 0), (0, lo)),
-        ((0, 0), (0, hi)),
-        ((lo, lo), (hi, hi)),
-        ((hi, hi), (lo, lo)),
-    ];
-    for (i, (member, pivot)) in cases.into_iter().enumerate() {
+    let ends = hextris::testkit::units_at_the_32_bit_ends();
+    for (i, (member, pivot)) in ends.into_iter().enumerate() {
         let file = dir.join(format!("far{i}.json"));
         std::fs::write(&file, far_problem(member, pivot)).unwrap();
         let (o, wall) = solve_file(&file, true);

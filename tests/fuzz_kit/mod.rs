@@ -47,18 +47,8 @@ pub const ANY: [Kind; 6] = [
     Kind::Duplicate,
 ];
 
-/// The kinds that apply to a store file: those of any file, and the store's own.
-pub const STORE: [Kind; 9] = [
-    Kind::Drop,
-    Kind::WrongType,
-    Kind::OutOfRange,
-    Kind::Cut,
-    Kind::Flip,
-    Kind::Duplicate,
-    Kind::RaiseScore,
-    Kind::ChangeSolution,
-    Kind::Misfiled,
-];
+/// The kinds of the store's own, which apply to a store file besides those of [`ANY`].
+pub const STORE: [Kind; 3] = [Kind::RaiseScore, Kind::ChangeSolution, Kind::Misfiled];
 
 /// Numbers at and past the ends of the ranges the files use (i32 coordinates, u32 seeds and
 /// lengths, i64 ids, u64 scores, the board's side and cell limits), as JSON text.
@@ -181,6 +171,13 @@ fn paths_where(v: &Value, keep: impl Fn(&Value, &[Step]) -> bool) -> Vec<Vec<Ste
     all.into_iter().filter(|p| keep(get(v, p), p)).collect()
 }
 
+/// A random path to a field named `key`, if `v` has one.
+fn field_path(rng: &mut StdRng, v: &Value, key: &str) -> Option<Vec<Step>> {
+    paths_where(v, |_, p| matches!(p.last(), Some(Step::Key(k)) if k == key))
+        .choose(rng)
+        .cloned()
+}
+
 /// Applies one mutation of `kind` to the JSON `text`; returns the mutated bytes and a short
 /// description of what changed (for the failure message). A kind that finds nothing to change
 /// (no number in the file, say) falls back to cutting the text.
@@ -276,12 +273,7 @@ fn mutate_value(rng: &mut StdRng, v: &mut Value, kind: Kind) -> Option<String> {
             Some(format!("{}[{i}] repeated at {to}", describe(&p)))
         }
         Kind::RaiseScore => {
-            let p = paths_where(
-                v,
-                |_, p| matches!(p.last(), Some(Step::Key(k)) if k == "score"),
-            )
-            .choose(rng)?
-            .clone();
+            let p = field_path(rng, v, "score")?;
             let s = at(v, &p);
             let old = s.as_u64()?;
             let new = match rng.gen_range(0..3) {
@@ -293,12 +285,7 @@ fn mutate_value(rng: &mut StdRng, v: &mut Value, kind: Kind) -> Option<String> {
             Some(format!("{} raised from {old} to {new}", describe(&p)))
         }
         Kind::ChangeSolution => {
-            let p = paths_where(
-                v,
-                |_, p| matches!(p.last(), Some(Step::Key(k)) if k == "solution"),
-            )
-            .choose(rng)?
-            .clone();
+            let p = field_path(rng, v, "solution")?;
             let s = at(v, &p);
             let old: Vec<char> = s.as_str()?.chars().collect();
             let new = change_solution(rng, &old);

@@ -3,7 +3,7 @@
 //! on a store (score it, offer answers to it, solve from it, merge into it or from it), and the
 //! checks after one.
 
-use super::{mutate, Kind, STORE};
+use super::{mutate, Kind, ANY, STORE};
 use hextris::cli::store::merge_stores;
 use hextris::engine::{Phrases, Problem};
 use hextris::error::Result;
@@ -137,7 +137,8 @@ impl Bases {
         copy_store(&self.base, dir);
         let p = self.problems.choose(rng).unwrap();
         let file = dir.join(format!("problem_{}.json", p.id));
-        let kind = *STORE.choose(rng).unwrap();
+        let kinds: Vec<Kind> = ANY.iter().chain(&STORE).copied().collect();
+        let kind = *kinds.choose(rng).unwrap();
         let text = std::fs::read_to_string(&file).unwrap();
         let (bytes, what) = if kind == Kind::Misfiled {
             self.misfiled(rng, dir, p.id, &text)
