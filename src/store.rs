@@ -91,6 +91,12 @@ impl Store {
 
     /// Every entry of the store, problem files in natural order.
     pub fn all(&self) -> Result<Vec<Entry>> {
+        Ok(self.all_by_file()?.into_iter().map(|(_, e)| e).collect())
+    }
+
+    /// Every entry of the store with the file it was read from (which an edited entry's
+    /// `problemId` need not name), problem files in natural order.
+    pub fn all_by_file(&self) -> Result<Vec<(PathBuf, Entry)>> {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&self.dir)
             .map_err(|source| Error::Io {
                 path: self.dir.clone(),
@@ -106,7 +112,7 @@ impl Store {
         files.sort_by(|a, b| crate::io::natural_cmp(&a.to_string_lossy(), &b.to_string_lossy()));
         let mut out = Vec::new();
         for f in files {
-            out.extend(parse(&f)?);
+            out.extend(parse(&f)?.into_iter().map(|e| (f.clone(), e)));
         }
         Ok(out)
     }

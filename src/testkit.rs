@@ -132,3 +132,22 @@ pub fn two_unit_problem(source_length: u32) -> Problem {
     );
     Problem::from_json(&json, Path::new("t.json")).expect("a valid test problem")
 }
+
+/// One-member units at the 32-bit ends of the input's range, as (member, pivot): a member or a
+/// pivot at x or y = -2147483648 or 2147483647, the other at the origin, and both at opposite
+/// ends (issue 72: such units took minutes where the answer is that they cannot spawn).
+pub fn units_at_the_32_bit_ends() -> [((i64, i64), (i64, i64)); 10] {
+    let (lo, hi) = (i64::from(i32::MIN), i64::from(i32::MAX));
+    [
+        ((lo, 0), (0, 0)),
+        ((hi, 0), (0, 0)),
+        ((0, lo), (0, 0)),
+        ((0, hi), (0, 0)),
+        ((0, 0), (lo, 0)),
+        ((0, 0), (hi, 0)),
+        ((0, 0), (0, lo)),
+        ((0, 0), (0, hi)),
+        ((lo, lo), (hi, hi)),
+        ((hi, lo), (lo, hi)),
+    ]
+}

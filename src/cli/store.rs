@@ -114,11 +114,11 @@ fn existing(dir: &Path) -> Result<Store> {
     Store::open(dir)
 }
 
-/// An entry that is not sound, as the line that refuses it.
-fn refusal(store: &Store, e: &Entry, why: impl std::fmt::Display) -> String {
+/// An entry that is not sound, read from `file`, as the line that refuses it.
+fn refusal(file: &Path, e: &Entry, why: impl std::fmt::Display) -> String {
     format!(
         "{}: problem {} seed {}: refused: {why}",
-        store.file(e.problem_id).display(),
+        file.display(),
         e.problem_id,
         e.seed
     )
@@ -157,13 +157,13 @@ pub fn merge_stores(
     // The best sound entry per (problem, seed) across the sources; the first source wins ties.
     let mut best: HashMap<(i64, u32), (u64, Entry)> = HashMap::new();
     for src in sources {
-        for e in src.all()? {
+        for (file, e) in src.all_by_file()? {
             let Some(p) = by_id.get(&e.problem_id) else {
                 report.skipped += 1;
                 continue;
             };
             match verify(p, phrases, &e) {
-                Err(why) => report.refused.push(refusal(src, &e, why)),
+                Err(why) => report.refused.push(refusal(&file, &e, why)),
                 Ok(score) => {
                     let slot = best.entry((e.problem_id, e.seed)).or_insert((0, e.clone()));
                     if score > slot.0 {
@@ -256,7 +256,7 @@ pub fn export_store(store: &Store, problems: &[Problem], phrases: &Phrases) -> R
     let mut missing = Vec::new();
     for p in problems {
         let sorted = sort_entries(p, phrases, &store.entries(p.id)?);
-        refused.extend(sorted.unsound.iter().map(|(e, why)| refusal(store, e, why)));
+        refused.extend(sorted.unsound.iter().map(|(e, why)| refusal(&store.file(p.id), e, why)));
         missing.extend(sorted.missing.iter().map(|&s| (p.id, s)));
         list.extend(sorted.best.into_iter().map(|(e, _)| Solution {
             problem_id: p.id,
@@ -501,5 +501,39 @@ mod tests {
                 file.display()
             )
         );
+    }
+
+    #[test]
+    fn a_refused_entry_is_named_by_the_file_it_was_read_from() {
+        let dir = std::env::temp_dir().join(format!("hextris-merge-file-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let problem = |id| {
+            Problem::from_json(
+                &format!(
+                    r#"{{"id":{id},"width":5,"height":5,"filled":[],"sourceLength":3,
+                    "sourceSeeds":[0],"units":[{{"members":[{{"x":0,"y":0}}],"pivot":{{"x":0,"y":0}}}}]}}"#
+                ),
+                Path::new("p"),
+            )
+            .unwrap()
+        };
+        let (src, into) = (Store::open(&dir.join("src")).unwrap(), dir.join("into"));
+        // An entry edited into problem 7's file that claims problem 8 and does not replay there
+        // ("bp" repeats a position): the line that refuses it names the file that holds it.
+        let entry = r#"[{"problemId":8,"seed":0,"tag":"t","solution":"bp","score":0,
+            "found":"2015-08-08T00:00:00Z"}]"#;
+        std::fs::write(src.file(7), entry).unwrap();
+        let problems = [problem(7), problem(8)];
+        let r = merge_stores(
+            std::slice::from_ref(&src),
+            &Store::open(&into).unwrap(),
+            &problems,
+            &Phrases::official(),
+        )
+        .unwrap();
+        assert_eq!(r.refused.len(), 1);
+        let file = src.file(7).display().to_string();
+        assert!(r.refused[0].starts_with(&file), "{}", r.refused[0]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -69,20 +69,7 @@ fn reach_matches_a_naive_search() {
 /// away).
 #[test]
 fn units_at_the_32_bit_ends_reach_as_the_naive_search() {
-    let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
-    let ends = [
-        ((lo, 0), (0, 0)),
-        ((hi, 0), (0, 0)),
-        ((0, lo), (0, 0)),
-        ((0, hi), (0, 0)),
-        ((0, 0), (lo, 0)),
-        ((0, 0), (hi, 0)),
-        ((0, 0), (0, lo)),
-        ((0, 0), (0, hi)),
-        ((lo, lo), (hi, hi)),
-        ((hi, lo), (lo, hi)),
-    ];
-    for ((mx, my), (px, py)) in ends {
+    for ((mx, my), (px, py)) in crate::testkit::units_at_the_32_bit_ends() {
         let units = format!(
             r#"{{"members":[{{"x":{mx},"y":{my}}}],"pivot":{{"x":{px},"y":{py}}}}},
             {{"members":[{{"x":{mx},"y":{my}}},{{"x":0,"y":1}}],"pivot":{{"x":{px},"y":{py}}}}}"#
