@@ -142,51 +142,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let systems = args.weights.get()?;
     if args.survival {
-        let all = systems
-            .clone()
-            .unwrap_or_else(crate::eval::compiled_systems);
-        if let Some(bad) = args
-            .systems
-            .iter()
-            .find(|n| !all.iter().any(|(name, _)| name == *n))
-        {
-            return Err(crate::Error::Usage(format!(
-                "unknown scoring system {bad:?} (known: {})",
-                all.iter()
-                    .map(|(n, _)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-        let search = match args.search.as_slice() {
-            [] => crate::solve::SearchOptions::default(),
-            [file] => crate::solve::SearchOptions::load(file)?,
-            _ => {
-                return Err(crate::Error::Usage(
-                    "--survival takes at most one --search file".into(),
-                ))
-            }
-        };
-        // Which systems are survival systems is judged on the whole set, as a run of the solver
-        // with these weights judges it, before --systems picks the rows.
-        let flags = crate::solve::survival_flags(&all, &search);
-        let picked = |name: &String| args.systems.is_empty() || args.systems.contains(name);
-        let (systems, survival): (Vec<_>, Vec<bool>) = all
-            .into_iter()
-            .zip(flags)
-            .filter(|((name, _), _)| picked(name))
-            .unzip();
-        let opts = crate::cli::survival::SurvivalOptions {
-            search,
-            widths: args.widths.clone(),
-            systems,
-            survival,
-            seeds: args.seeds,
-            repeats: args.repeats,
-            threads: args.threads,
-            out: args.out.clone(),
-        };
-        return crate::cli::survival::run(&loaded, &phrases, &opts);
+        return survival(&args, &loaded, &phrases, systems);
     }
     // Ctrl-C and SIGTERM end the problem in progress as at its deadline; it is answered, offered
     // to the store and printed, and the benchmark ends there with the table so far, as `solve`
@@ -269,6 +225,58 @@ pub fn run(args: Args) -> Result<()> {
         crate::io::write_atomic(path, json.as_bytes())?;
     }
     Ok(())
+}
+
+/// `bench --survival`: how long beams keep each system's games alive.
+fn survival(
+    args: &Args,
+    loaded: &[(PathBuf, Problem)],
+    phrases: &crate::engine::Phrases,
+    systems: Option<Vec<(String, crate::eval::Weights)>>,
+) -> Result<()> {
+    let all = systems.unwrap_or_else(crate::eval::compiled_systems);
+    if let Some(bad) = args
+        .systems
+        .iter()
+        .find(|n| !all.iter().any(|(name, _)| name == *n))
+    {
+        return Err(crate::Error::Usage(format!(
+            "unknown scoring system {bad:?} (known: {})",
+            all.iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let search = match args.search.as_slice() {
+        [] => crate::solve::SearchOptions::default(),
+        [file] => crate::solve::SearchOptions::load(file)?,
+        _ => {
+            return Err(crate::Error::Usage(
+                "--survival takes at most one --search file".into(),
+            ))
+        }
+    };
+    // Which systems are survival systems is judged on the whole set, as a run of the solver
+    // with these weights judges it, before --systems picks the rows.
+    let flags = crate::solve::survival_flags(&all, &search);
+    let picked = |name: &String| args.systems.is_empty() || args.systems.contains(name);
+    let (systems, survival): (Vec<_>, Vec<bool>) = all
+        .into_iter()
+        .zip(flags)
+        .filter(|((name, _), _)| picked(name))
+        .unzip();
+    let opts = crate::cli::survival::SurvivalOptions {
+        search,
+        widths: args.widths.clone(),
+        systems,
+        survival,
+        seeds: args.seeds,
+        repeats: args.repeats,
+        threads: args.threads,
+        out: args.out.clone(),
+    };
+    crate::cli::survival::run(loaded, phrases, &opts)
 }
 
 /// What every budget of a benchmark shares.

@@ -256,7 +256,12 @@ pub fn export_store(store: &Store, problems: &[Problem], phrases: &Phrases) -> R
     let mut missing = Vec::new();
     for p in problems {
         let sorted = sort_entries(p, phrases, &store.entries(p.id)?);
-        refused.extend(sorted.unsound.iter().map(|(e, why)| refusal(&store.file(p.id), e, why)));
+        refused.extend(
+            sorted
+                .unsound
+                .iter()
+                .map(|(e, why)| refusal(&store.file(p.id), e, why)),
+        );
         missing.extend(sorted.missing.iter().map(|&s| (p.id, s)));
         list.extend(sorted.best.into_iter().map(|(e, _)| Solution {
             problem_id: p.id,

@@ -190,6 +190,27 @@ pub fn full_row(row: &mut [u64], n: usize) {
     }
 }
 
+/// 64 emptiness bits of a board row starting at column `b`: 1 where the cell is on the board
+/// and empty.
+#[inline]
+pub fn empty_window(row: &[u64], width: usize, b: i64) -> u64 {
+    if b >= width as i64 {
+        return 0;
+    }
+    let w = !window(row, b);
+    if b < 0 {
+        // Columns left of the board read as 0 in `window`, so they came out empty: clear them.
+        let neg = (-b).min(64) as u32;
+        if neg == 64 {
+            0
+        } else {
+            w & (u64::MAX << neg)
+        }
+    } else {
+        w
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

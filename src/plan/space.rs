@@ -15,6 +15,7 @@
 //! [`super::outline`]'s, and the reusable stamp sets [`super::scratch`]'s.
 
 mod locks;
+mod prune;
 
 use super::bits;
 use super::outline::Outline;
@@ -80,59 +81,6 @@ struct Clear {
     /// Per orientation: the locks of an empty board, by row, the unsupported ones included,
     /// before the locks of one member set are merged.
     locks: Vec<Vec<Lock>>,
-}
-
-/// Empties the box of every orientation that no pivot reachable from `spawn` lies in.
-///
-/// Moves change the pivot by one step and never raise it; turns keep it. So a state of
-/// orientation `o` is reachable only if `o`'s box meets the boxes of the orientations reached
-/// before it, starting from orientation 0's box, which must hold the spawn. The hull of the
-/// boxes met so far over-approximates the reachable pivots, so an orientation left out can never
-/// be reached. Why it matters: a member far from its pivot (up to 2^32 columns or rows away in a
-/// hostile file) puts a turned orientation's box billions of rows away, and the row loops, which
-/// run from the first box's row to the last's, would take minutes. Each emptied box is moved to
-/// the spawn, so every box that remains lies within a few board sizes of it.
-fn prune_unreachable(orients: &mut [Orient], spawn: Cell) {
-    let span = |r: &Orient| {
-        (
-            r.x_lo,
-            r.x_lo + r.nx as i64 - 1,
-            r.y_lo.max(spawn.y),
-            r.y_lo + r.ny as i64 - 1,
-        )
-    };
-    let meets = |a: (i64, i64, i64, i64), b: (i64, i64, i64, i64)| {
-        a.0 <= b.1 && b.0 <= a.1 && a.2 <= b.3 && b.2 <= a.3
-    };
-    let mut kept = vec![false; orients.len()];
-    let point = (spawn.x, spawn.x, spawn.y, spawn.y);
-    let fits = |r: &Orient| r.nx > 0 && r.ny > 0;
-    if let Some(first) = orients.first().filter(|r| fits(r) && meets(point, span(r))) {
-        kept[0] = true;
-        let mut hull = span(first);
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for (o, r) in orients.iter().enumerate() {
-                let b = span(r);
-                if kept[o] || !fits(r) || b.2 > b.3 || !meets(hull, b) {
-                    continue;
-                }
-                (kept[o], grew) = (true, true);
-                hull = (
-                    hull.0.min(b.0),
-                    hull.1.max(b.1),
-                    hull.2.min(b.2),
-                    hull.3.max(b.3),
-                );
-            }
-        }
-    }
-    for (r, kept) in orients.iter_mut().zip(kept) {
-        if !kept {
-            (r.x_lo, r.nx, r.nw, r.y_lo, r.ny) = (spawn.x, 0, 0, spawn.y, 0);
-        }
-    }
 }
 
 /// Everything about one unit that does not depend on the board, computed once per problem.
@@ -261,7 +209,7 @@ impl UnitSpace {
                 max_dy,
             });
         }
-        prune_unreachable(&mut orients, unit.spawn());
+        prune::prune_unreachable(&mut orients, unit.spawn());
         let (mut row_words, mut states) = (0, 0);
         for r in &mut orients {
             (r.row_base, r.state_base) = (row_words, states);
@@ -534,7 +482,7 @@ impl UnitSpace {
                     // Empty cells are the zero bits of the board row; the board's padding is
                     // filled, and columns left of 0 read as filled too.
                     for (j, w) in row.iter_mut().enumerate() {
-                        *w &= empty_window(board_row, board.width(), j as i64 * 64 + shift);
+                        *w &= bits::empty_window(board_row, board.width(), j as i64 * 64 + shift);
                     }
                     if row.iter().all(|&w| w == 0) {
                         break;
@@ -828,27 +776,6 @@ impl RowSpace for UnitSpace {
 #[inline]
 pub fn descent_offsets(y: i64) -> [i64; 2] {
     [offset_step(0, y, Dir::SW).0, offset_step(0, y, Dir::SE).0]
-}
-
-/// 64 emptiness bits of a board row starting at column `b`: 1 where the cell is on the board
-/// and empty.
-#[inline]
-fn empty_window(row: &[u64], width: usize, b: i64) -> u64 {
-    if b >= width as i64 {
-        return 0;
-    }
-    let w = !bits::window(row, b);
-    if b < 0 {
-        // Columns left of the board read as 0 in `window`, so they came out empty: clear them.
-        let neg = (-b).min(64) as u32;
-        if neg == 64 {
-            0
-        } else {
-            w & (u64::MAX << neg)
-        }
-    } else {
-        w
-    }
 }
 
 #[cfg(test)]
