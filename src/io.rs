@@ -105,11 +105,6 @@ pub fn read_problem(path: &Path) -> Result<Problem> {
     Problem::from_json(&read_text(path)?, path)
 }
 
-/// Reads scoring systems from a JSON file shaped like `src/eval/weights.json`, for `--weights`.
-pub fn read_systems(path: &Path) -> Result<Vec<(String, crate::eval::Weights)>> {
-    crate::eval::systems_from_json(&read_text(path)?, path)
-}
-
 /// Reads a whole text file: the one place a file read becomes [`Error::Io`].
 pub fn read_text(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|source| Error::Io {

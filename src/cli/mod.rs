@@ -91,7 +91,7 @@ impl WeightArgs {
     pub fn get(&self) -> crate::error::Result<Option<Vec<(String, crate::eval::Weights)>>> {
         self.weights
             .as_deref()
-            .map(crate::io::read_systems)
+            .map(crate::eval::read_systems)
             .transpose()
     }
 }

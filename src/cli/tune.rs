@@ -78,7 +78,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let start = match &args.from {
         None => Weights::system(&args.system)?,
-        Some(path) => crate::io::read_systems(path)?
+        Some(path) => crate::eval::read_systems(path)?
             .into_iter()
             .find(|(name, _)| *name == args.system)
             .map(|(_, w)| w)

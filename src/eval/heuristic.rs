@@ -177,9 +177,16 @@ fn compiled() -> &'static std::collections::BTreeMap<String, Weights> {
     })
 }
 
+/// Reads scoring systems from a JSON file shaped like `src/eval/weights.json`, for `--weights`.
+/// It lives here, not with the file helpers of [`crate::io`], so that what reads no weights (the
+/// puzzles) does not depend on the hex game's evaluation.
+pub fn read_systems(path: &std::path::Path) -> Result<Vec<(String, Weights)>> {
+    systems_from_json(&crate::io::read_text(path)?, path)
+}
+
 /// Parses scoring systems from JSON text shaped like `src/eval/weights.json` (a map from system
 /// name to weights), for `--weights`; `path` names the file in errors (reading it is
-/// [`crate::io::read_systems`]'s job).
+/// [`read_systems`]'s job).
 pub fn systems_from_json(text: &str, path: &std::path::Path) -> Result<Vec<(String, Weights)>> {
     let map: std::collections::BTreeMap<String, Weights> =
         serde_json::from_str(text).map_err(|source| Error::Json {

@@ -16,7 +16,9 @@ pub mod phrase;
 pub mod scorer;
 pub mod stack;
 
-pub use heuristic::{compiled_systems, systems_from_json, Features, Weights, SYSTEMS};
+pub use heuristic::{
+    compiled_systems, read_systems, systems_from_json, Features, Weights, SYSTEMS,
+};
 pub use phrase::PhraseValuer;
 pub use scorer::LockScorer;
 pub use stack::{LockStack, StackNode};

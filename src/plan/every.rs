@@ -30,7 +30,7 @@ struct Node {
 
 impl Node {
     fn value(&self, rate: f64) -> f64 {
-        self.sim.move_score as f64 + rate * self.descents as f64
+        super::game_value(self.sim.move_score, self.descents, rate)
     }
 }
 

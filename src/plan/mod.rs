@@ -256,6 +256,13 @@ impl PlanConfig {
     }
 }
 
+/// A game's value as the search ranks games before they are spelt: its move score, and its
+/// descents at `rate` points each (the power a descent is expected to carry once spelt). The one
+/// formula for the enumeration ([`every`]) and the solver's predictions.
+pub fn game_value(move_score: u64, descents: u64, rate: f64) -> f64 {
+    move_score as f64 + rate * descents as f64
+}
+
 /// Lists the supported locks (see [`UnitSpace::locks`]) of the unit `unit` on `board` into
 /// `scratch.locks`; false when the unit cannot spawn.
 pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scratch) -> bool {

@@ -196,7 +196,7 @@ impl<'a> SeedTasks<'a> {
 
     /// A plan's predicted score: its move score, and its descents at `rate` points each.
     pub fn predicted(&self, plan: &Plan, rate: f64) -> f64 {
-        plan.move_score as f64 + rate * plan.descents(&self.prep.tables) as f64
+        crate::plan::game_value(plan.move_score, plan.descents(&self.prep.tables), rate)
     }
 
     /// The attempt's name in tags and logs: its system, and whether it valued phrases by words.
