@@ -368,12 +368,13 @@ fn bench_budget(
         total += r.score;
         scores.push((r.problem_id, r.score));
         if let Some(store) = store {
-            // After a stop, a seed that scores nothing was not searched: not worth an entry.
-            let mut offered = results.clone();
             if crate::stop::requested() {
-                offered[0].seeds.retain(|s| s.score > 0);
+                let mut kept = results.clone();
+                kept[0].seeds.retain(crate::solve::pool::worth_keeping);
+                crate::solve::pool::offer_to_store(store, &probs, phrases, &kept)?;
+            } else {
+                crate::solve::pool::offer_to_store(store, &probs, phrases, &results)?;
             }
-            crate::solve::pool::offer_to_store(store, &probs, phrases, &offered)?;
         }
         all.extend(results);
         if crate::stop::requested() {

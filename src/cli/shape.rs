@@ -6,7 +6,7 @@
 //! more descents per unit and so carry more characters per unit. Rows are the board's, 0 at the
 //! top; a unit's lock row is its pivot's row when it locks.
 
-use crate::engine::{Command, Decoded, Game, Outcome, Phrases, Problem};
+use crate::engine::{Command, Decoded, Game, Outcome, Problem};
 
 /// Sums over the games of one problem; their means are what the table prints.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -74,14 +74,10 @@ pub fn shape_of<'a>(
     shape
 }
 
-/// The power of `solution` under `phrases`, for answers that do not carry it.
-pub fn power_of(phrases: &Phrases, solution: &str) -> u64 {
-    phrases.score(&phrases.count(solution))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Phrases;
     use crate::testkit::problem;
 
     #[test]
@@ -98,7 +94,7 @@ mod tests {
         );
         let phrases = Phrases::new(["al".to_string()]);
         let solution = "alalalalalal";
-        let power = power_of(&phrases, solution);
+        let power = phrases.score(&phrases.count(solution));
         let shape = shape_of(&p, [(0, solution, power)]);
         let want = GameShape {
             units: 2,

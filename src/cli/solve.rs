@@ -12,7 +12,9 @@ use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
 use crate::solve::budget::RunPlan;
-use crate::solve::pool::{solve_on_pool, store_starts, summary, to_solutions, PoolOptions};
+use crate::solve::pool::{
+    solve_on_pool, store_starts, summary, to_solutions, worth_keeping, PoolOptions,
+};
 use crate::solve::shard::{restrict, Shard};
 use crate::solve::{Progress, SeedResult};
 use crate::store::{Offer, Scores, Store};
@@ -164,14 +166,20 @@ impl Keeping<'_> {
             .lock()
             .expect("no keeper panics")
             .due(Instant::now(), self.interval);
+        let due: Vec<(usize, &SeedResult)> = due.iter().map(|((p, _), r)| (*p, r)).collect();
+        self.offer_each_problem(reporter, &due);
+    }
+
+    /// Offers answers, each with its problem's index, a problem at a time.
+    fn offer_each_problem(&self, reporter: &Reporter, answers: &[(usize, &SeedResult)]) {
         for problem in 0..self.solving.len() {
-            let answers: Vec<&SeedResult> = due
+            let mine: Vec<&SeedResult> = answers
                 .iter()
-                .filter(|((p, _), _)| *p == problem)
-                .map(|(_, r)| r)
+                .filter(|(i, _)| *i == problem)
+                .map(|(_, r)| *r)
                 .collect();
-            if !answers.is_empty() {
-                self.offer(reporter, problem, &answers);
+            if !mine.is_empty() {
+                self.offer(reporter, problem, &mine);
             }
         }
     }
@@ -216,28 +224,21 @@ impl Keeping<'_> {
     /// Offers the final answers not offered yet, a problem at a time.
     fn flush(&self, reporter: &Reporter) {
         let finals = std::mem::take(&mut *self.finals.lock().expect("no keeper panics"));
-        for problem in 0..self.solving.len() {
-            let p = self.solving[problem];
-            let answers: Vec<&SeedResult> = finals
-                .iter()
-                .filter(|(i, _)| *i == problem)
-                .map(|(_, r)| r)
-                .filter(|r| {
-                    // After a stop, a seed that scores nothing was not searched: not worth an
-                    // entry.
-                    if r.score == 0 && crate::stop::requested() {
-                        self.skipped
-                            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        return false;
-                    }
-                    let held = self.scores.lock().expect("no keeper panics");
-                    held.get(p.id, r.seed).is_none_or(|s| r.score > s)
-                })
-                .collect();
-            if !answers.is_empty() {
-                self.offer(reporter, problem, &answers);
-            }
-        }
+        let answers: Vec<(usize, &SeedResult)> = finals
+            .iter()
+            .filter(|(problem, r)| {
+                if !worth_keeping(r) {
+                    self.skipped
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    return false;
+                }
+                let held = self.scores.lock().expect("no keeper panics");
+                let id = self.solving[*problem].id;
+                held.get(id, r.seed).is_none_or(|s| r.score > s)
+            })
+            .map(|(problem, r)| (*problem, r))
+            .collect();
+        self.offer_each_problem(reporter, &answers);
     }
 
     /// Per problem: the seeds the store had no entry for and now has, those it holds better

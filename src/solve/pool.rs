@@ -139,6 +139,12 @@ pub fn store_starts(
     Ok(starts)
 }
 
+/// Whether an answer is worth a store entry: after a stop, a seed that scores nothing was not
+/// searched (`solve` and `bench` both leave such seeds out of their stores).
+pub fn worth_keeping(r: &crate::solve::SeedResult) -> bool {
+    r.score > 0 || !crate::stop::requested()
+}
+
 /// Offers the answers to the store of best solutions, saying on stderr what it kept.
 pub fn offer_to_store(
     store: &Store,
