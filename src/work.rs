@@ -15,6 +15,7 @@
 //! The counts are per thread: a task runs on one thread, and [`measure`] reads what it added.
 
 use std::cell::RefCell;
+use std::time::Instant;
 
 /// The operations counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -344,6 +345,56 @@ impl Cut {
 impl Default for Cut {
     fn default() -> Cut {
         Cut::NONE
+    }
+}
+
+/// A task's one time limit, the only time value the planner and the encoders receive: the
+/// counted work it may spend ([`Cut`]) and, on a real clock, the moment it must stop by (its
+/// round's horizon, built by `crate::solve::budget`). A search stops on it through one check,
+/// [`Limit::stopped`], which a stop request (Ctrl-C, SIGTERM) also trips; it decides where to
+/// narrow or hand over by the counted work alone, so that those choices do not depend on the
+/// clock's readings.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limit {
+    /// The counted work the task may spend, and where it narrows and hands over.
+    pub cut: Cut,
+    /// The moment the task must stop by; `None` without one (a run by attempts, a virtual
+    /// clock, a test).
+    until: Option<Instant>,
+}
+
+impl Limit {
+    /// No limit: neither counted work nor a moment (a run by attempts, or a test). A stop
+    /// request still stops the task.
+    pub const NONE: Limit = Limit {
+        cut: Cut::NONE,
+        until: None,
+    };
+
+    /// A limit of counted work `cut` and, if given, the moment `until`.
+    pub fn new(cut: Cut, until: Option<Instant>) -> Limit {
+        Limit { cut, until }
+    }
+
+    /// A limit of a moment alone (no counted work).
+    pub fn until(until: Option<Instant>) -> Limit {
+        Limit::new(Cut::NONE, until)
+    }
+
+    /// The moment the task must stop by, if it has one.
+    pub fn moment(&self) -> Option<Instant> {
+        self.until
+    }
+
+    /// Whether the task must stop now: its moment has passed, or a stop is requested.
+    pub fn stopped(&self) -> bool {
+        crate::stop::passed(self.until)
+    }
+
+    /// Whether the planner stops here: [`Limit::stopped`], or its share of the counted work is
+    /// spent ([`Cut::plan_stopped`]).
+    pub fn plan_stopped(&self) -> bool {
+        self.stopped() || self.cut.plan_stopped()
     }
 }
 

@@ -10,6 +10,7 @@ use hextris::engine::{evaluate, Phrases, Problem};
 use hextris::eval::{LockScorer, Weights};
 use hextris::plan::{plan_greedy, Plan, PlanConfig, Tables};
 use hextris::solve::{solve_attempts, Prepared, SolveConfig};
+use hextris::work::Limit;
 
 #[test]
 #[cfg_attr(no_shared_icfp, ignore = "needs ../shared/icfp2015")]
@@ -112,8 +113,18 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
         // Two seeds per problem (or its only one), two scoring systems.
         for (&seed, system) in p.distinct_seeds().iter().take(2).zip(["low", "fill"]) {
             let plan = greedy(&p, &tables, seed, system, 7);
-            let greedy = evaluate(&p, seed, &enc.encode(&plan, Mode::Greedy, None), &phrases);
-            let dp = evaluate(&p, seed, &enc.encode(&plan, Mode::Dp, None), &phrases);
+            let greedy = evaluate(
+                &p,
+                seed,
+                &enc.encode(&plan, Mode::Greedy, &Limit::NONE),
+                &phrases,
+            );
+            let dp = evaluate(
+                &p,
+                seed,
+                &enc.encode(&plan, Mode::Dp, &Limit::NONE),
+                &phrases,
+            );
             assert!(!greedy.end.is_error() && !dp.end.is_error());
             assert_eq!(
                 greedy.move_score, dp.move_score,
@@ -297,7 +308,7 @@ fn a_kept_opening_is_not_spelt_again() {
         let tables = Tables::new(&p);
         let enc = Encoder::new(&p, &tables, &table);
         let plan = greedy(&p, &tables, seed, "low", 3);
-        let text = enc.encode(&plan, Mode::Dp, None);
+        let text = enc.encode(&plan, Mode::Dp, &Limit::NONE);
         let full = evaluate(&p, seed, &text, &phrases);
         assert!(!full.end.is_error(), "{json}");
         let n = plan.placements.len();
@@ -318,8 +329,7 @@ fn a_kept_opening_is_not_spelt_again() {
                         text: opening,
                     },
                     mode,
-                    None,
-                    &hextris::work::Cut::NONE,
+                    &Limit::NONE,
                 );
                 assert!(after.starts_with(opening));
                 let e = evaluate(&p, seed, &after, &phrases);

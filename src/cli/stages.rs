@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::eval::Weights;
 use crate::plan::{Plan, PlanConfig, Tables};
 use crate::solve::stage::{StageRunner, Valuer};
+use crate::work::Limit;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -173,12 +174,12 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
     let encoder = Encoder::new(problem, &tables, &table);
     let search = crate::solve::SearchOptions::default();
     let runner = StageRunner::new(problem, &tables, &encoder, &table, seed, &search);
-    let until = || Some(Instant::now() + Duration::from_secs_f64(limit));
+    let until = || Limit::until(Some(Instant::now() + Duration::from_secs_f64(limit)));
     // As the quick answer plans: the character-level valuer where the planner uses one.
     let plan = |system: &str, width: usize, valued: bool| -> Plan {
         let weights = Weights::system(system).expect("a system");
         let mut cfg = PlanConfig::whole_game();
-        cfg.deadline = until();
+        cfg.limit = until();
         let valuer = if valued { Valuer::Chars } else { Valuer::Off };
         runner.plan(cfg, &weights, 0, width, valuer, None)
     };
@@ -206,7 +207,12 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
             "survive16" => measure(repeat, || planned(&plan("survive", BEAM_WIDTH, true))),
             "chars" => chars_stage(&greedy_plan, limit, |prefix, deadline| {
                 let mut stats = CharStats::default();
-                let text = runner.spell_chars(&chars, prefix, Some(deadline), &mut stats)?;
+                let text = runner.spell_chars(
+                    &chars,
+                    prefix,
+                    &Limit::until(Some(deadline)),
+                    &mut stats,
+                )?;
                 Some(evaluate(problem, seed, &text, phrases).locked as usize)
             }),
             _ => {
@@ -215,7 +221,9 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
                     "greedy" => Mode::Greedy,
                     _ => Mode::Dp,
                 };
-                measure(repeat, || spelt(&runner.spell(&greedy_plan, mode, until())))
+                measure(repeat, || {
+                    spelt(&runner.spell(&greedy_plan, mode, &until()))
+                })
             }
         });
     }

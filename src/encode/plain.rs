@@ -35,7 +35,7 @@ pub(crate) fn plain_text(
 /// The shortest path to each lock, in plain characters, each ended by a locking command.
 pub fn plain(problem: &Problem, tables: &Tables, plan: &Plan) -> String {
     let table = PhraseTable::default();
-    Encoder::new(problem, tables, &table).encode(plan, Mode::Plain, None)
+    Encoder::new(problem, tables, &table).encode(plan, Mode::Plain, &crate::work::Limit::NONE)
 }
 
 /// Whether each phrase of `table` can be spelt on `problem` by a single unit: some unit reaches,

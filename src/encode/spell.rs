@@ -10,8 +10,7 @@ use super::unit::Job;
 use super::walk::Spelt;
 use super::{line, walk, CharStats, CharTables, Encoder, Mode, Opening};
 use crate::plan::{Plan, Sim};
-use crate::work::{Cut, Op};
-use std::time::Instant;
+use crate::work::{Limit, Op};
 
 /// A plan spelt: its text and the mode that spelt it (which may differ from the mode asked
 /// for: see [`Mode::Chars`]).
@@ -24,9 +23,9 @@ pub struct Spelling {
 }
 
 impl Encoder<'_> {
-    /// Spells `plan` with any `mode` (see [`Encoder::encode_after`] for `opening`, `deadline` and
-    /// `cut`) and says which mode spelt it. [`Mode::Chars`] needs the character
-    /// encoder's tables `chars`; when it cannot finish before the deadline, the plan is spelt
+    /// Spells `plan` with any `mode` (see [`Encoder::encode_after`] for `opening` and `limit`)
+    /// and says which mode spelt it. [`Mode::Chars`] needs the character encoder's tables
+    /// `chars`; when it cannot finish within the limit, the plan is spelt
     /// with [`Mode::Dp`] instead (which ends early rather than not at all). The other modes
     /// ignore `chars`.
     ///
@@ -38,52 +37,47 @@ impl Encoder<'_> {
         opening: Opening,
         mode: Mode,
         chars: Option<&CharTables>,
-        deadline: Option<Instant>,
-        cut: &Cut,
+        limit: &Limit,
     ) -> Spelling {
         let mut stats = CharStats::default();
         if mode == Mode::Chars {
             let ct = chars.expect("Mode::Chars needs the character encoder's tables");
-            if let Some(text) = self.encode_chars_after(ct, plan, opening, deadline, &mut stats) {
+            if let Some(text) = self.encode_chars_after(ct, plan, opening, limit, &mut stats) {
                 return Spelling { text, mode, stats };
             }
         }
         let mode = if mode == Mode::Chars { Mode::Dp } else { mode };
         Spelling {
-            text: self.encode_after(plan, opening, mode, deadline, cut),
+            text: self.encode_after(plan, opening, mode, limit),
             mode,
             stats,
         }
     }
 
-    /// Spells a whole plan. Past `deadline`, it stops after the unit in hand: the string then
+    /// Spells a whole plan. Once `limit` is [`Limit::stopped`], it stops after the unit in hand:
+    /// the string then
     /// ends early (a valid, shorter game). Plain paths spell the first unit whatever the time
     /// (one short search), so that a plan never gives an empty answer.
-    pub fn encode(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
-        self.encode_after(plan, Opening::default(), mode, deadline, &Cut::NONE)
+    pub fn encode(&self, plan: &Plan, mode: Mode, limit: &Limit) -> String {
+        self.encode_after(plan, Opening::default(), mode, limit)
     }
 
-    /// As [`Encoder::encode`], with two more options. The plan's first `opening.units`
+    /// As [`Encoder::encode`], with one more option and one more use of the limit. The plan's
+    /// first `opening.units`
     /// placements are taken as spelt by `opening.text` (the caller's promise: that text locks
     /// exactly them), so that only the rest is spelt; the phrases the opening holds count as
     /// used. And the DP encoder hands over to the greedy one (several times faster) once the work
     /// left before the task's horizon falls below what the greedy one would need for the units
-    /// left ([`Cut::hands_over`], in counted work): a DP encoding that runs late then still
-    /// spells a whole game instead of ending it early. [`Cut::NONE`] never hands over.
+    /// left (the limit's [`Cut::hands_over`](crate::work::Cut::hands_over), in counted work): a
+    /// DP encoding that runs late then still spells a whole game instead of ending it early.
+    /// [`Limit::NONE`] never hands over.
     ///
     /// The modes that spell unit by unit: [`Mode::Chars`], which spells the whole game at once
     /// and may not finish, is [`Encoder::spell`]'s or [`Encoder::encode_chars_after`]'s.
     ///
     /// # Panics
     /// With [`Mode::Chars`].
-    pub fn encode_after(
-        &self,
-        plan: &Plan,
-        opening: Opening,
-        mode: Mode,
-        deadline: Option<Instant>,
-        cut: &Cut,
-    ) -> String {
+    pub fn encode_after(&self, plan: &Plan, opening: Opening, mode: Mode, limit: &Limit) -> String {
         // The buffers are sized by the board's state count: each thread keeps its own between
         // encodings (see [`Buffers::with`]).
         if mode != Mode::Plain {
@@ -105,10 +99,10 @@ impl Encoder<'_> {
                     continue;
                 }
                 let first_plain = u == 0 && mode == Mode::Plain;
-                if crate::stop::passed(deadline) && !first_plain {
+                if limit.stopped() && !first_plain {
                     break;
                 }
-                if mode == Mode::Dp && cut.hands_over(units - u) {
+                if mode == Mode::Dp && limit.cut.hands_over(units - u) {
                     mode = Mode::Greedy;
                 }
                 let space = &self.tables.spaces[pl.unit];
@@ -266,7 +260,8 @@ fn work_op(mode: Mode) -> Op {
 mod tests {
     use super::*;
     use crate::encode::test_util;
-    use std::time::Duration;
+    use crate::work::Cut;
+    use std::time::{Duration, Instant};
 
     /// A DP spelling hands over to the greedy encoder by the task's counted work: with no work
     /// left before its horizon it spells greedily from the first unit; with plenty, it spells
@@ -277,23 +272,17 @@ mod tests {
         let encoder = setup.encoder();
         let plan = setup.greedy_plan(setup.problem.seeds[0]);
         let open = Opening::default();
-        let late = Cut::starting_now(0.0, 0.0, 1e-6);
-        let greedy = encoder.encode(&plan, Mode::Greedy, None);
-        let dp = encoder.encode(&plan, Mode::Dp, None);
+        let late = Limit::new(Cut::starting_now(0.0, 0.0, 1e-6), None);
+        let greedy = encoder.encode(&plan, Mode::Greedy, &Limit::NONE);
+        let dp = encoder.encode(&plan, Mode::Dp, &Limit::NONE);
         assert_ne!(greedy, dp, "the test needs a plan the two spell apart");
-        assert_eq!(
-            encoder.encode_after(&plan, open, Mode::Dp, None, &late),
-            greedy
-        );
-        let early = Cut::starting_now(1e9, 0.0, 1e-6);
-        assert_eq!(
-            encoder.encode_after(&plan, open, Mode::Dp, None, &early),
-            dp
-        );
+        assert_eq!(encoder.encode_after(&plan, open, Mode::Dp, &late), greedy);
+        let early = Limit::new(Cut::starting_now(1e9, 0.0, 1e-6), None);
+        assert_eq!(encoder.encode_after(&plan, open, Mode::Dp, &early), dp);
     }
 
     /// `spell` with [`Mode::Chars`] gives the character encoder's text and says so; past its
-    /// deadline it gives the DP encoder's (ended early) and says that; the other modes give
+    /// limit it gives the DP encoder's (ended early) and says that; the other modes give
     /// `encode_after`'s text under their own name.
     #[test]
     fn spell_returns_the_text_with_the_mode_that_spelt_it() {
@@ -301,16 +290,19 @@ mod tests {
         let (encoder, ct) = (setup.encoder(), setup.char_tables());
         let plan = setup.greedy_plan(setup.problem.seeds[0]);
         let open = Opening::default();
-        let chars = encoder.spell(&plan, open, Mode::Chars, Some(&ct), None, &Cut::NONE);
-        let by_chars = encoder.encode_chars(&ct, &plan, None, &mut CharStats::default());
+        let chars = encoder.spell(&plan, open, Mode::Chars, Some(&ct), &Limit::NONE);
+        let by_chars = encoder.encode_chars(&ct, &plan, &Limit::NONE, &mut CharStats::default());
         assert_eq!((chars.mode, Some(chars.text)), (Mode::Chars, by_chars));
-        let past = Some(Instant::now() - Duration::from_secs(1));
-        let late = encoder.spell(&plan, open, Mode::Chars, Some(&ct), past, &Cut::NONE);
+        let past = Limit::until(Some(Instant::now() - Duration::from_secs(1)));
+        let late = encoder.spell(&plan, open, Mode::Chars, Some(&ct), &past);
         assert_eq!(late.mode, Mode::Dp);
-        assert_eq!(late.text, encoder.encode(&plan, Mode::Dp, past));
+        assert_eq!(late.text, encoder.encode(&plan, Mode::Dp, &past));
         for m in [Mode::Plain, Mode::Greedy, Mode::Dp] {
-            let s = encoder.spell(&plan, open, m, None, None, &Cut::NONE);
-            assert_eq!((s.mode, s.text), (m, encoder.encode(&plan, m, None)));
+            let s = encoder.spell(&plan, open, m, None, &Limit::NONE);
+            assert_eq!(
+                (s.mode, s.text),
+                (m, encoder.encode(&plan, m, &Limit::NONE))
+            );
         }
     }
 }

@@ -157,11 +157,11 @@ fn plan_with<E: Evaluator + ?Sized>(
     let mut step = cfg.prefix.len();
     while step < units.len() {
         let unit = units[step];
-        if crate::stop::passed(cfg.deadline) || cfg.cut.plan_stopped() {
+        if cfg.limit.plan_stopped() {
             truncated = true;
             break;
         }
-        let narrow = cfg.cut.narrows();
+        let narrow = cfg.limit.cut.narrows();
         revive.snap(step, &beam);
         let (width, made, branch) = revive.shape(step, shape).at(narrow, stateful);
         revive.count(width);
@@ -388,7 +388,8 @@ impl Revive {
             expanded: 0,
             narrow: cfg.revive_narrow,
             died: false,
-            endless: cfg.revive_budget == super::REVIVE_TO_HORIZON && cfg.cut.allowance.is_finite(),
+            endless: cfg.revive_budget == super::REVIVE_TO_HORIZON
+                && cfg.limit.cut.allowance.is_finite(),
         }
     }
 
@@ -627,7 +628,7 @@ mod tests {
             let plain = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
             cfg.revive_budget = crate::plan::REVIVE_TO_HORIZON;
             cfg.revive_narrow = 2;
-            cfg.cut = crate::work::Cut::starting_now(0.02, 0.0, 0.0);
+            cfg.limit.cut = crate::work::Cut::starting_now(0.02, 0.0, 0.0);
             let revived = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
             let (n, m) = (plain.placements.len(), revived.placements.len());
             assert!(m >= n, "case {case}: {m} units revived, {n} without");

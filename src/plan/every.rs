@@ -16,9 +16,8 @@
 
 use super::{gen_locks, Placement, Plan, Scratch, Sim, Tables};
 use crate::engine::{Board, Problem, Source};
-use crate::work::Op;
+use crate::work::{Limit, Op};
 use rustc_hash::FxHashMap;
-use std::time::Instant;
 
 /// A partial game of the enumeration.
 #[derive(Clone)]
@@ -65,8 +64,8 @@ pub fn space_estimate(tables: &Tables, board: &Board, units: &[usize], cap: f64)
 }
 
 /// Every game of `seed` (see the module doc), or `None` when the partial games of one unit would
-/// exceed `most_nodes` or the deadline passes (checked at every partial game, as the planner
-/// checks it at every unit; see [`crate::stop`]). `rate` is the phrase estimate's points per row
+/// exceed `most_nodes` or the task's `limit` stops it (checked at every partial game, as the
+/// planner checks it at every unit). `rate` is the phrase estimate's points per row
 /// fallen.
 pub fn every_game(
     problem: &Problem,
@@ -74,7 +73,7 @@ pub fn every_game(
     seed: u32,
     rate: f64,
     most_nodes: usize,
-    deadline: Option<Instant>,
+    limit: &Limit,
 ) -> Option<Every> {
     let mut scratch = Scratch::default();
     let mut frontier = vec![Node {
@@ -90,7 +89,7 @@ pub fn every_game(
         let mut next: Vec<Node> = Vec::new();
         let mut index: FxHashMap<(Board, usize), usize> = FxHashMap::default();
         for node in frontier {
-            if crate::stop::passed(deadline) {
+            if limit.stopped() {
                 return None;
             }
             nodes += 1;
@@ -126,8 +125,8 @@ pub fn every_game(
             break;
         }
     }
-    // Sorting and handing over many games takes a while too: not past the deadline.
-    if crate::stop::passed(deadline) {
+    // Sorting and handing over many games takes a while too: not past the limit.
+    if limit.stopped() {
         return None;
     }
     let mut games: Vec<Node> = frontier.into_iter().chain(ended).collect();
@@ -178,7 +177,8 @@ mod tests {
         let p = tiny();
         let t = Tables::new(&p);
         for &seed in &p.seeds {
-            let every = every_game(&p, &t, seed, 0.0, 1 << 20, None).expect("a small space");
+            let every =
+                every_game(&p, &t, seed, 0.0, 1 << 20, &Limit::NONE).expect("a small space");
             assert!(every.games.len() > 10, "{} games", every.games.len());
             let best = every.games[0].move_score;
             for g in &every.games {
@@ -274,7 +274,8 @@ mod tests {
             }
             cases += 1;
             let rate = [0.0, 0.5, 3.25, 40.0][rng.gen_range(0..4)];
-            let every = every_game(&p, &t, seed, rate, 1 << 20, None).expect("a small space");
+            let every =
+                every_game(&p, &t, seed, rate, 1 << 20, &Limit::NONE).expect("a small space");
             let (best, leaves) = twin(&p, &t, &source, rate);
             let value = |g: &Plan| {
                 let d = g.descents(&t);
@@ -303,13 +304,13 @@ mod tests {
         );
     }
 
-    /// A deadline already passed gives up at once.
+    /// A limit whose moment has passed gives up at once.
     #[test]
     fn a_passed_deadline_gives_up() {
         let p = tiny();
         let t = Tables::new(&p);
-        let now = Some(std::time::Instant::now());
-        assert!(every_game(&p, &t, p.seeds[0], 0.0, 1 << 20, now).is_none());
+        let now = Limit::until(Some(std::time::Instant::now()));
+        assert!(every_game(&p, &t, p.seeds[0], 0.0, 1 << 20, &now).is_none());
     }
 
     /// The enumeration gives up past its bound, and the estimate bounds the games found.
@@ -320,9 +321,9 @@ mod tests {
         let seed = p.seeds[0];
         let units: Vec<usize> = Source::new(seed, 3, p.units.len()).collect();
         let estimate = space_estimate(&t, &p.board, &units, 1e12);
-        let every = every_game(&p, &t, seed, 0.0, 1 << 20, None).unwrap();
+        let every = every_game(&p, &t, seed, 0.0, 1 << 20, &Limit::NONE).unwrap();
         assert!(every.games.len() as f64 <= estimate, "{estimate}");
-        assert!(every_game(&p, &t, seed, 0.0, 3, None).is_none());
+        assert!(every_game(&p, &t, seed, 0.0, 3, &Limit::NONE).is_none());
         assert_eq!(space_estimate(&t, &p.board, &units, 5.0), 5.0);
     }
 }

@@ -214,13 +214,12 @@ pub fn plan_of_text(problem: &Problem, tables: &Tables, seed: u32, text: &str) -
 /// Options of the greedy planner.
 #[derive(Clone, Debug)]
 pub struct PlanConfig {
-    /// Stop planning (the plan ends early, still valid) once this instant has passed.
-    pub deadline: Option<std::time::Instant>,
-    /// Where the task's counted work cuts the planning short: a beam narrows to its best
-    /// partial game and finishes it greedily once the work left before its horizon falls below
-    /// the cut's lead, so that a wide search still ends with a whole game when time runs short;
-    /// the quick answer's plan stops at the cut's `plan_stop`. [`crate::work::Cut::NONE`]: never.
-    pub cut: crate::work::Cut,
+    /// The task's limit: planning stops (the plan ends early, still valid) once it is
+    /// [`Limit::stopped`](crate::work::Limit::stopped) or the quick answer's share of its work is
+    /// spent; a beam narrows to its best partial game and finishes it greedily once the work
+    /// left before its horizon falls below its cut's lead, so that a wide search still ends
+    /// with a whole game when time runs short. [`crate::work::Limit::NONE`]: never.
+    pub limit: crate::work::Limit,
     /// Placements the game starts with (the first units of the source, as given): the search
     /// plans the rest. Empty for a whole game.
     pub prefix: Vec<Placement>,
@@ -246,8 +245,7 @@ impl PlanConfig {
     /// stages and the tuner measure).
     pub fn whole_game() -> PlanConfig {
         PlanConfig {
-            deadline: None,
-            cut: crate::work::Cut::NONE,
+            limit: crate::work::Limit::NONE,
             prefix: Vec::new(),
             carry: 0,
             revive_budget: 0,

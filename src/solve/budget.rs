@@ -22,7 +22,7 @@
 //! any machine and any number of threads.
 
 use super::options::SearchOptions;
-use crate::work::Cut;
+use crate::work::{Cut, Limit};
 use std::time::{Duration, Instant};
 
 /// What the solver may spend.
@@ -404,6 +404,44 @@ pub fn greedy_fits(unit_states: usize, left: f64, behind_quick: bool, o: &Search
 /// After a stop, the time the quick answers of seeds without an answer may take.
 pub fn stop_grace(o: &SearchOptions) -> Duration {
     Duration::from_secs_f64(o.stop_grace)
+}
+
+/// The limit of the quick answers after a stop: the moment [`stop_grace`] from now.
+pub fn stop_limit(o: &SearchOptions) -> Limit {
+    Limit::until(Some(Instant::now() + stop_grace(o)))
+}
+
+/// The moment a round's tasks must stop by: its horizon, `before` seconds before the run's
+/// `deadline` (the deadline itself for a round without a horizon); `None` without a deadline
+/// (a run by attempts, a virtual clock).
+pub fn moment(deadline: Option<Instant>, before: Option<f64>) -> Option<Instant> {
+    deadline.map(|d| {
+        before.map_or(d, |before| {
+            let before = Duration::from_secs_f64(before.clamp(0.0, 1e9));
+            d.checked_sub(before).unwrap_or(d)
+        })
+    })
+}
+
+/// The limit of a task starting now, `left` seconds before its round's horizon (on a virtual
+/// clock, work seconds; `None` without a horizon), that must stop by `until` (its round's
+/// [`moment`]): the seconds become counted work here ([`cut`]).
+pub fn limit(left: Option<f64>, until: Option<Instant>, timing: &Timing) -> Limit {
+    Limit::new(left.map_or(Cut::NONE, |left| cut(left, timing)), until)
+}
+
+/// The limit of a quick answer starting now (see [`quick_cut`] and [`limit`]).
+pub fn quick_limit(
+    left: Option<f64>,
+    until: Option<Instant>,
+    (workers, unanswered): (usize, usize),
+    timing: &Timing,
+    o: &SearchOptions,
+) -> Limit {
+    let cut = left.map_or(Cut::NONE, |left| {
+        quick_cut(left, workers, unanswered, timing, o)
+    });
+    Limit::new(cut, until)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ use crate::encode::{CharStats, Encoder, Mode, PhraseTable};
 use crate::engine::Phrases;
 use crate::eval::Weights;
 use crate::plan::{Plan, PlanConfig};
+use crate::work::Limit;
 use crate::work::{measure, ops_of, Counts, Op, Stage, ALL, OPS, WEIGHTS};
 use std::time::Instant;
 
@@ -100,7 +101,7 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
     let ct = prep.chars(table);
     for plan in &plans[..2] {
         for (stage, mode) in [(1, Mode::Plain), (2, Mode::Greedy), (3, Mode::Dp)] {
-            let (text, s) = time(2, || runner.spell(plan, mode, None));
+            let (text, s) = time(2, || runner.spell(plan, mode, &Limit::NONE));
             out[stage].push(s);
             let (_, s) = time(2, || runner.evaluate(&text, phrases));
             out[EVALUATE].push(s);
@@ -108,10 +109,10 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
         // The character encoder only where it takes seconds at most.
         let work = plan.placements.len() * p.width * p.height;
         if work <= 2_000_000 {
-            let deadline = Some(Instant::now() + std::time::Duration::from_secs(20));
+            let limit = Limit::until(Some(Instant::now() + std::time::Duration::from_secs(20)));
             let (done, s) = time(1, || {
                 let mut stats = CharStats::default();
-                runner.spell_chars(ct, plan, deadline, &mut stats).is_some()
+                runner.spell_chars(ct, plan, &limit, &mut stats).is_some()
             });
             if done {
                 if std::env::var_os("HEXTRIS_DEBUG").is_some() {

@@ -21,10 +21,10 @@ use super::policy::{FixedCut, GameId, Outcome, Policy, Report, Round, SeedSetup,
 use super::tasks::{GameData, SeedTasks};
 use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
-use crate::work::Cut;
+use crate::work::Limit;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// What a run gives: each (problem index, seed)'s best answer, and every round started.
 pub type RunResult = (Vec<((usize, u32), SeedResult)>, Vec<Round>);
@@ -215,7 +215,7 @@ impl<'a> Executor<'a> {
         for (i, s) in seeds.iter().enumerate() {
             let mut kept = HashMap::new();
             let (prep, encoder) = (&problems[s.problem], &encoders[s.problem]);
-            let tasks = SeedTasks::new(prep, encoder, cfg, s.seed, deadline, debug);
+            let tasks = SeedTasks::new(prep, encoder, cfg, s.seed, debug);
             let stored = tasks.stored();
             best.push(stored.as_ref().map(|g| g.result.clone()));
             if let Some(g) = stored {
@@ -250,11 +250,11 @@ impl<'a> Executor<'a> {
         }
     }
 
-    /// The tasks of `seed`, with the deadline `until` (see [`Flight::until`]).
-    fn tasks_of(&self, seed: usize, until: Option<Instant>) -> SeedTasks<'_> {
+    /// The tasks of `seed`.
+    fn tasks_of(&self, seed: usize) -> SeedTasks<'_> {
         let s = &self.seeds[seed];
         let (prep, encoder) = (&self.problems[s.problem], &self.encoders[s.problem]);
-        SeedTasks::new(prep, encoder, self.cfg, s.seed, until, self.debug)
+        SeedTasks::new(prep, encoder, self.cfg, s.seed, self.debug)
     }
 
     /// Seconds left before the deadline (none without one).
@@ -435,12 +435,7 @@ impl<'a> Executor<'a> {
             }
         }
         let n = round.tasks.len();
-        let until = self.deadline.map(|d| {
-            round.horizon.map_or(d, |before| {
-                let before = Duration::from_secs_f64(before.clamp(0.0, 1e9));
-                d.checked_sub(before).unwrap_or(d)
-            })
-        });
+        let until = budget::moment(self.deadline, round.horizon);
         shared.trace.push(round.clone());
         shared.flights[seed] = Some(Flight {
             round,
@@ -453,7 +448,8 @@ impl<'a> Executor<'a> {
     }
 
     /// Runs one task, with the game it starts from, `left` seconds before its round's horizon
-    /// (on a virtual clock, work seconds; `None` without a horizon): the task's [`Cut`].
+    /// (on a virtual clock, work seconds; `None` without a horizon): the task's [`Limit`],
+    /// built by [`budget`].
     fn run_task(
         &self,
         seed: usize,
@@ -462,42 +458,38 @@ impl<'a> Executor<'a> {
         left: Option<f64>,
     ) -> (Report, Option<GameData>) {
         let (task, base, timing) = (&q.task, q.base.as_deref(), q.timing);
-        let t = self.tasks_of(seed, q.until);
+        let t = self.tasks_of(seed);
+        let until = q.until;
         match task {
             Task::Quick { id } => {
-                let o = &self.cfg.search;
-                let cut = left.map_or(Cut::NONE, |left| {
-                    budget::quick_cut(left, self.workers, unanswered, &timing, o)
-                });
-                let (r, g) = t.quick(*id, &cut);
+                let lanes = (self.workers, unanswered);
+                let limit = budget::quick_limit(left, until, lanes, &timing, &self.cfg.search);
+                let (r, g) = t.quick(*id, &limit);
                 (r, Some(g))
             }
             Task::SpellGreedy { game } => match base {
-                Some(g) => t.spell_greedy(*game, g),
+                Some(g) => t.spell_greedy(*game, g, &Limit::until(until)),
                 // A round's games are taken when it starts, so this cannot happen.
                 None => (super::tasks::unfinished(), None),
             },
             &Task::Polish { game, from, to } => match base {
-                Some(g) => {
-                    let cut = left.map_or(Cut::NONE, |left| budget::cut(left, &timing));
-                    t.polish(game, g, (from, to), &cut)
-                }
+                Some(g) => t.polish(game, g, (from, to), &budget::limit(left, until, &timing)),
                 // A round's games are taken when it starts, so this cannot happen.
                 None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
-                let cut = match q.fixed {
-                    Some(f) => budget::cut(f.left, &f.timing),
-                    None => left.map_or(Cut::NONE, |left| budget::cut(left, &timing)),
+                let limit = match q.fixed {
+                    Some(f) => budget::limit(Some(f.left), until, &f.timing),
+                    None => budget::limit(left, until, &timing),
                 };
-                t.attempt(a, base, &cut)
+                t.attempt(a, base, &limit)
             }
             &Task::Exhaust {
                 id,
                 rate,
                 part,
                 parts,
-            } => t.exhaust(id, rate, (part, parts)),
+            } => t.exhaust(id, rate, (part, parts), &Limit::until(until)),
         }
     }
 
@@ -522,7 +514,7 @@ impl<'a> Executor<'a> {
             (task, &mut report.outcome, &game)
         {
             if let (Some(to), Some(current)) = (s.polished_to, shared.games[seed].get(&id)) {
-                let merged = self.tasks_of(seed, None).splice(current, g, (from, to));
+                let merged = self.tasks_of(seed).splice(current, g, (from, to));
                 (s.score, s.power) = (merged.result.score, merged.result.power_score);
                 game = Some(merged);
             }
@@ -580,24 +572,18 @@ impl<'a> Executor<'a> {
     fn finish(self) -> RunResult {
         let mut guard = self.shared.lock().expect("no worker panics");
         let shared = &mut *guard;
-        let grace = Instant::now() + budget::stop_grace(&self.cfg.search);
+        let grace = budget::stop_limit(&self.cfg.search);
         let mut out = Vec::with_capacity(self.seeds.len());
         let missing: Vec<usize> = (0..self.seeds.len())
             .filter(|&i| shared.best[i].is_none())
             .collect();
         let late: Vec<(usize, SeedResult)> = {
             use rayon::prelude::*;
-            let tasks: Vec<SeedTasks> = missing
-                .iter()
-                .map(|&i| SeedTasks {
-                    deadline: Some(grace),
-                    ..self.tasks_of(i, None)
-                })
-                .collect();
+            let tasks: Vec<SeedTasks> = missing.iter().map(|&i| self.tasks_of(i)).collect();
             missing
                 .par_iter()
                 .zip(tasks.par_iter())
-                .map(|(&i, t)| (i, t.quick_after_stop()))
+                .map(|(&i, t)| (i, t.quick_after_stop(&grace)))
                 .collect()
         };
         let mut best = std::mem::take(&mut shared.best);

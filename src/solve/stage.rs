@@ -13,8 +13,7 @@ use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
 use crate::engine::{evaluate, Evaluation, Phrases, Problem};
 use crate::eval::{LockScorer, PhraseValuer, Weights};
 use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables};
-use crate::work::Op;
-use std::time::Instant;
+use crate::work::{Limit, Op};
 
 /// How the planner values the phrases a unit can spell on its way to each lock, where it values
 /// them at all ([`StageRunner::aware`]).
@@ -141,21 +140,21 @@ impl<'a> StageRunner<'a> {
     }
 
     /// Spells a whole plan with `mode` (not [`Mode::Chars`]: see [`StageRunner::spell_chars`]),
-    /// ending after the unit in hand past `deadline`.
-    pub fn spell(&self, plan: &Plan, mode: Mode, deadline: Option<Instant>) -> String {
-        self.encoder.encode(plan, mode, deadline)
+    /// ending after the unit in hand once `limit` stops it.
+    pub fn spell(&self, plan: &Plan, mode: Mode, limit: &Limit) -> String {
+        self.encoder.encode(plan, mode, limit)
     }
 
     /// Spells a whole plan with the character encoder's tables `chars`; `None` when it cannot
-    /// finish before `deadline`.
+    /// finish within `limit`.
     pub fn spell_chars(
         &self,
         chars: &CharTables,
         plan: &Plan,
-        deadline: Option<Instant>,
+        limit: &Limit,
         stats: &mut CharStats,
     ) -> Option<String> {
-        self.encoder.encode_chars(chars, plan, deadline, stats)
+        self.encoder.encode_chars(chars, plan, limit, stats)
     }
 
     /// The engine's [`evaluate`] of `text` on the runner's seed, its characters counted.

@@ -14,7 +14,7 @@ use crate::encode::{CharStats, Encoder, Mode, Opening, PhraseTable};
 use crate::engine::{evaluate, Phrases, Problem};
 use crate::eval::Weights;
 use crate::plan::{plan_of_text, text_of_opening, Plan, PlanConfig};
-use crate::work::{Cut, Op};
+use crate::work::{Limit, Op};
 use std::time::Instant;
 
 /// A game in hand: its plan and the best text found for it.
@@ -42,8 +42,6 @@ pub struct SeedTasks<'a> {
     pub search: &'a SearchOptions,
     /// The stored game the seed starts from, as (tag, text) ([`SolveConfig::starts`]).
     pub start: Option<&'a (String, String)>,
-    /// The run's deadline (none with a budget of attempts).
-    pub deadline: Option<Instant>,
     pub debug: bool,
 }
 
@@ -61,7 +59,6 @@ impl<'a> SeedTasks<'a> {
         encoder: &'a Encoder<'a>,
         cfg: &'a SolveConfig,
         seed: u32,
-        deadline: Option<Instant>,
         debug: bool,
     ) -> SeedTasks<'a> {
         SeedTasks {
@@ -73,7 +70,6 @@ impl<'a> SeedTasks<'a> {
             systems: &cfg.systems,
             search: &cfg.search,
             start: cfg.starts.get(&(prep.problem.id, seed)),
-            deadline,
             debug,
         }
     }
@@ -166,7 +162,7 @@ impl<'a> SeedTasks<'a> {
         base: Option<&GameData>,
         opening: Option<&str>,
         k: usize,
-        cut: &Cut,
+        limit: &Limit,
     ) -> Plan {
         let valuer = a.valuer;
         let prefix = match (base, a.base) {
@@ -176,8 +172,7 @@ impl<'a> SeedTasks<'a> {
             _ => Vec::new(),
         };
         let pc = PlanConfig {
-            deadline: self.deadline,
-            cut: *cut,
+            limit: *limit,
             prefix,
             carry: 0,
             revive_budget: a.revive,
@@ -210,14 +205,15 @@ impl<'a> SeedTasks<'a> {
     }
 
     /// Plans `a` (the best predicted of its screen's tries) and spells it, unless its predicted
-    /// score falls short of the screen's least. `base` is the game it re-plans, if any; `cut`
-    /// says, in counted work, where the planner stops early (the quick answer), where a late beam
-    /// narrows and where a late DP spelling hands over to the greedy encoder.
+    /// score falls short of the screen's least. `base` is the game it re-plans, if any; `limit`
+    /// says when it stops and, in counted work, where the planner stops early (the quick
+    /// answer), where a late beam narrows and where a late DP spelling hands over to the greedy
+    /// encoder.
     pub fn attempt(
         &self,
         a: &Attempt,
         base: Option<&GameData>,
-        cut: &Cut,
+        limit: &Limit,
     ) -> (Report, Option<GameData>) {
         let kept = a.base.map_or(0, |(_, cut)| cut);
         let base_text = base.map_or("", |b| b.result.solution.as_str());
@@ -232,10 +228,10 @@ impl<'a> SeedTasks<'a> {
             let kept_text = text_of_opening(self.problem(), self.seed, base_text, kept);
             crate::work::add(Op::EvalChar, kept_text.map_or(0, str::len) as u64);
             while plans < screen.tries.max(1) {
-                if plans > 0 && crate::stop::passed(self.deadline) {
+                if plans > 0 && limit.stopped() {
                     break;
                 }
-                let plan = self.plan(a, base, kept_text, plans, cut);
+                let plan = self.plan(a, base, kept_text, plans, limit);
                 plans += 1;
                 let value = self.predicted(&plan, screen.rate);
                 if best.as_ref().is_none_or(|(v, _)| value > *v) {
@@ -277,7 +273,7 @@ impl<'a> SeedTasks<'a> {
         // The engine's check of the whole game is the spelling's work too: on a long source
         // it costs more than spelling a short tail.
         let (result, spell_work, spell_seconds) = timed(|| {
-            let (text, spelling) = self.spell(&plan, opening, a.mode, cut);
+            let (text, spelling) = self.spell(&plan, opening, a.mode, limit);
             let tag = format!(
                 "hextris {name}#{} w{}{from} {}",
                 a.label(),
@@ -311,18 +307,16 @@ impl<'a> SeedTasks<'a> {
 
     /// Spells a plan after its opening with `mode` (the character encoder hands over to the DP
     /// encoder when it cannot finish in time); says which mode spelt it.
-    fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, cut: &Cut) -> (String, Mode) {
+    fn spell(&self, plan: &Plan, opening: Opening, mode: Mode, limit: &Limit) -> (String, Mode) {
         let chars = (mode == Mode::Chars).then(|| self.prep.chars(self.table));
-        let s = self
-            .encoder
-            .spell(plan, opening, mode, chars, self.deadline, cut);
+        let s = self.encoder.spell(plan, opening, mode, chars, limit);
         (s.text, s.mode)
     }
 
-    /// The quick answer: a greedy plan made within `cut`'s `plan_stop`, spelt with plain paths (an answer
+    /// The quick answer: a greedy plan made within `limit`'s `plan_stop`, spelt with plain paths (an answer
     /// in hand even on a board so large that one unit takes the spelling encoders seconds).
     /// The evaluator scores a partial game, so the answer is never empty while a unit can lock.
-    pub fn quick(&self, id: u32, cut: &Cut) -> (Report, GameData) {
+    pub fn quick(&self, id: u32, limit: &Limit) -> (Report, GameData) {
         let a = Attempt {
             id,
             system: 0,
@@ -333,7 +327,7 @@ impl<'a> SeedTasks<'a> {
             valuer: Valuer::Chars,
             revive: 0,
         };
-        let (report, game) = self.attempt(&a, None, cut);
+        let (report, game) = self.attempt(&a, None, limit);
         (
             report,
             game.expect("an attempt without a screen is always spelt"),
@@ -341,10 +335,10 @@ impl<'a> SeedTasks<'a> {
     }
 
     /// A quick answer after a stop, for a seed that had none: planned and spelt with plain
-    /// paths by the tasks' deadline (the grace after the stop), the stop request set aside on
-    /// this thread.
-    pub fn quick_after_stop(&self) -> SeedResult {
-        crate::stop::set_aside(|| self.quick(0, &Cut::NONE).1.result)
+    /// paths within `limit` (the grace after the stop), the stop request set aside on this
+    /// thread.
+    pub fn quick_after_stop(&self, limit: &Limit) -> SeedResult {
+        crate::stop::set_aside(|| self.quick(0, limit).1.result)
     }
 
     /// Part `part` of `parts` of the seed's every game ([`crate::plan::every`], valued at `rate`
@@ -353,13 +347,14 @@ impl<'a> SeedTasks<'a> {
     /// [`super::options::ExhaustOptions::dp_share`] of the search's work, then by the character
     /// and the greedy encoders, the best spelt by the DP encoder and the best valued in turn,
     /// until the work is spent. The best text of all is the answer. The work is counted, not
-    /// timed, so the search is the same at every budget; `Unfinished` when the games were too
-    /// many to enumerate.
+    /// timed, so the search is the same at every budget (but where `limit` stops it);
+    /// `Unfinished` when the games were too many to enumerate.
     pub fn exhaust(
         &self,
         id: u32,
         rate: f64,
         (part, parts): (usize, usize),
+        limit: &Limit,
     ) -> (Report, Option<GameData>) {
         let o = &self.search.exhaust;
         let t0 = Instant::now();
@@ -370,13 +365,13 @@ impl<'a> SeedTasks<'a> {
                 self.seed,
                 rate,
                 o.most_nodes,
-                self.deadline,
+                limit,
             )
         });
         let Some(every) = every else {
             if self.debug {
                 crate::note!(
-                    "  problem {} seed {} every game {part}/{parts}: too many games, or cut by the deadline",
+                    "  problem {} seed {} every game {part}/{parts}: too many games, or stopped by its limit",
                     self.problem().id,
                     self.seed
                 );
@@ -396,6 +391,7 @@ impl<'a> SeedTasks<'a> {
         let mut search = Exhaustive {
             tasks: self,
             games: &mine,
+            limit,
             work: 0.0,
             best: None,
         };
@@ -403,7 +399,7 @@ impl<'a> SeedTasks<'a> {
         let first = if spells { Mode::Dp } else { Mode::Plain };
         let mut dp: Vec<(u64, usize)> = Vec::new();
         for i in 0..mine.len() {
-            if search.work >= o.work * o.dp_share || crate::stop::passed(self.deadline) {
+            if search.work >= o.work * o.dp_share || limit.stopped() {
                 break;
             }
             dp.push((search.spell(i, first), i));
@@ -422,7 +418,7 @@ impl<'a> SeedTasks<'a> {
             }
             let mut done = vec![false; mine.len()];
             for i in order {
-                if search.work >= o.work || crate::stop::passed(self.deadline) {
+                if search.work >= o.work || limit.stopped() {
                     break;
                 }
                 if !std::mem::replace(&mut done[i], true) {
@@ -442,9 +438,9 @@ impl<'a> SeedTasks<'a> {
             system: 0,
         };
         let seconds = t0.elapsed().as_secs_f64();
-        // Whether the deadline (or a stop) may have cut a loop short: the search is then not
-        // the one a longer budget makes.
-        let cut = crate::stop::passed(self.deadline);
+        // Whether the limit (its moment, or a stop) may have cut a loop short: the search is
+        // then not the one a longer budget makes.
+        let stopped = limit.stopped();
         if self.debug {
             crate::note!(
                 "  problem {} seed {} every game {part}/{parts}: {} games ({} nodes) {plan_work:.3}w, {} spelt by the DP encoder, {seconds:.3}s/{spell_work:.3}w score {} ({}), {}",
@@ -455,7 +451,7 @@ impl<'a> SeedTasks<'a> {
                 dp.len(),
                 game.result.score,
                 mode.name(),
-                if cut { "cut by the deadline" } else { "searched to the end" }
+                if stopped { "stopped by its limit" } else { "searched to the end" }
             );
         }
         let report = Report {
@@ -470,10 +466,16 @@ impl<'a> SeedTasks<'a> {
     }
 
     /// The quick answer's plan spelt greedily (the policy runs it only where one unit's
-    /// spelling fits before the deadline: the encoder stops after the unit in hand there).
-    pub fn spell_greedy(&self, id: GameId, game: &GameData) -> (Report, Option<GameData>) {
+    /// spelling fits before the deadline: the encoder stops after the unit in hand once `limit`
+    /// stops it).
+    pub fn spell_greedy(
+        &self,
+        id: GameId,
+        game: &GameData,
+        limit: &Limit,
+    ) -> (Report, Option<GameData>) {
         let (result, spell_work, seconds) = timed(|| {
-            let text = self.encoder.encode(&game.plan, Mode::Greedy, self.deadline);
+            let text = self.encoder.encode(&game.plan, Mode::Greedy, limit);
             let tag = game.result.tag.replace(" plain", " greedy");
             self.result(text, tag, Mode::Greedy)
         });
@@ -495,7 +497,7 @@ impl<'a> SeedTasks<'a> {
         id: GameId,
         game: &GameData,
         (from, to): (usize, Option<usize>),
-        cut: &Cut,
+        limit: &Limit,
     ) -> (Report, Option<GameData>) {
         let mut stats = CharStats::default();
         let chars = self.prep.chars(self.table);
@@ -506,6 +508,7 @@ impl<'a> SeedTasks<'a> {
         // cover another unit at the pace so far (the backward pass's work included, so the
         // pace is a slow one): the units spelt are kept, where a whole game's polish cut
         // short would give nothing.
+        let cut = &limit.cut;
         let enough =
             |done: usize| cut.allowance.is_finite() && cut.left() < cut.spent() / done as f64;
         let enough: Option<&dyn Fn(usize) -> bool> = to.map(|_| &enough as &dyn Fn(usize) -> bool);
@@ -522,14 +525,9 @@ impl<'a> SeedTasks<'a> {
                 units: from,
                 text: before,
             };
-            let (spelt, reached) = self.encoder.encode_chars_part(
-                chars,
-                &part,
-                opening,
-                self.deadline,
-                enough,
-                &mut stats,
-            )?;
+            let (spelt, reached) = self
+                .encoder
+                .encode_chars_part(chars, &part, opening, limit, enough, &mut stats)?;
             // The text after the units spelt, kept.
             let until = text_of_opening(self.problem(), self.seed, text, reached)?;
             let tag = game.result.tag.replace(" (stored)", "");
@@ -620,6 +618,8 @@ impl<'a> SeedTasks<'a> {
 struct Exhaustive<'t, 'a> {
     tasks: &'t SeedTasks<'a>,
     games: &'t [&'t Plan],
+    /// The search's limit.
+    limit: &'t Limit,
     /// Work seconds spent spelling and scoring.
     work: f64,
     /// The best so far: its score, its game, its text and the mode that spelt it (the first of
@@ -634,14 +634,9 @@ impl Exhaustive<'_, '_> {
         let plan = self.games[i];
         let ((text, mode, score), work) = crate::work::measure(|| {
             let chars = (mode == Mode::Chars).then(|| t.prep.chars(t.table));
-            let s = t.encoder.spell(
-                plan,
-                Opening::default(),
-                mode,
-                chars,
-                t.deadline,
-                &Cut::NONE,
-            );
+            let s = t
+                .encoder
+                .spell(plan, Opening::default(), mode, chars, self.limit);
             let e = t.stages().evaluate(&s.text, t.phrases);
             let score = if e.end.is_error() { 0 } else { e.score };
             (s.text, s.mode, score)
@@ -679,7 +674,7 @@ mod tests {
         let prep = Prepared::new(&p);
         let cfg = SolveConfig::new(Phrases::official());
         let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
-        let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, None, false);
+        let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, false);
         let runner = tasks.stages();
         assert!(runner.aware());
         for (system, (name, weights)) in cfg.systems.iter().enumerate() {
@@ -696,7 +691,7 @@ mod tests {
                         valuer,
                         revive: 0,
                     };
-                    let plan = tasks.plan(&a, None, None, 0, &Cut::NONE);
+                    let plan = tasks.plan(&a, None, None, 0, &Limit::NONE);
                     let expected =
                         runner.plan(PlanConfig::whole_game(), weights, 3, 4, valuer, None);
                     assert_eq!(plan.placements, expected.placements, "{name} {valuer:?}");
@@ -718,7 +713,7 @@ mod tests {
         let prep = Prepared::new(&p);
         let cfg = SolveConfig::new(Phrases::official());
         let encoder = Encoder::new(&p, &prep.tables, &cfg.table);
-        let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, None, false);
+        let tasks = SeedTasks::new(&prep, &encoder, &cfg, 7, false);
         let a = Attempt {
             id: 1,
             system: 0,
@@ -729,7 +724,7 @@ mod tests {
             valuer: Valuer::Words,
             revive: 0,
         };
-        let (_, game) = tasks.attempt(&a, None, &Cut::NONE);
+        let (_, game) = tasks.attempt(&a, None, &Limit::NONE);
         let game = game.expect("a game");
         let (text, n) = (&game.result.solution, game.plan.placements.len());
         assert!(n >= 4, "{n} units");
@@ -739,8 +734,8 @@ mod tests {
                 .to_string()
         };
         let (from, to) = (1, n / 2 + 1);
-        let check = |cut: &Cut| {
-            let (r, g) = tasks.polish(GameId::Planned(1), &game, (from, Some(to)), cut);
+        let check = |limit: &Limit| {
+            let (r, g) = tasks.polish(GameId::Planned(1), &game, (from, Some(to)), limit);
             let Outcome::Spelt(s) = r.outcome else {
                 panic!("{r:?}")
             };
@@ -757,8 +752,14 @@ mod tests {
             assert_eq!(g.result.score, s.score);
             reached
         };
-        assert_eq!(check(&Cut::NONE), to);
+        assert_eq!(check(&Limit::NONE), to);
         // No work allowed: the part stops after its first unit.
-        assert_eq!(check(&Cut::starting_now(0.0, 0.0, 0.0)), from + 1);
+        assert_eq!(
+            check(&Limit::new(
+                crate::work::Cut::starting_now(0.0, 0.0, 0.0),
+                None
+            )),
+            from + 1
+        );
     }
 }

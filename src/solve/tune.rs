@@ -93,7 +93,7 @@ pub fn scores(
                         let source = p.problem.source_length.max(1) as u64;
                         return plan.placements.len() as u64 * 1_000_000 / source;
                     }
-                    let text = runner.spell(&plan, cfg.mode, None);
+                    let text = runner.spell(&plan, cfg.mode, &crate::work::Limit::NONE);
                     runner.evaluate(&text, phrases).score
                 })
                 .sum();

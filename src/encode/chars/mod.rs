@@ -62,8 +62,8 @@ use super::heading;
 use super::{automaton, Encoder, NEG};
 use crate::engine::{Board, Problem};
 use crate::plan::{Placement, Plan, Sim, Tables};
+use crate::work::Limit;
 use first::SoFar;
-use std::time::Instant;
 
 /// Scale of the phrase points in the programme's values: a row move costs one unit of value.
 const SCALE: i32 = 64;
@@ -114,16 +114,16 @@ fn boards_before(problem: &Problem, plan: &Plan) -> Vec<Board> {
 }
 
 impl Encoder<'_> {
-    /// Spells `plan` with the character encoder. `None` when the deadline passes first (the
+    /// Spells `plan` with the character encoder. `None` when `limit` stops it first (the
     /// caller keeps its other encoding). The text always replays without error.
     pub fn encode_chars(
         &self,
         ct: &CharTables,
         plan: &Plan,
-        deadline: Option<Instant>,
+        limit: &Limit,
         stats: &mut CharStats,
     ) -> Option<String> {
-        self.encode_chars_after(ct, plan, super::Opening::default(), deadline, stats)
+        self.encode_chars_after(ct, plan, super::Opening::default(), limit, stats)
     }
 
     /// As [`Encoder::encode_chars`], the plan's first `opening.units` placements taken as spelt
@@ -140,23 +140,23 @@ impl Encoder<'_> {
         ct: &CharTables,
         plan: &Plan,
         opening: super::Opening,
-        deadline: Option<Instant>,
+        limit: &Limit,
         stats: &mut CharStats,
     ) -> Option<String> {
-        self.encode_chars_part(ct, plan, opening, deadline, None, stats)
+        self.encode_chars_part(ct, plan, opening, limit, None, stats)
             .map(|(text, _)| text)
     }
 
     /// As [`Encoder::encode_chars_after`], but asking `enough` after each unit spelt (with the
-    /// units spelt so far) whether to stop there; the deadline then stops it the same way. The
+    /// units spelt so far) whether to stop there; the limit then stops it the same way. The
     /// text and the units it spells (`plan`'s first units; all of them without a stop).
-    /// `None` when the deadline passes before the first unit is spelt.
+    /// `None` when the limit stops it before the first unit is spelt.
     pub fn encode_chars_part(
         &self,
         ct: &CharTables,
         plan: &Plan,
         opening: super::Opening,
-        deadline: Option<Instant>,
+        limit: &Limit,
         enough: Option<&dyn Fn(usize) -> bool>,
         stats: &mut CharStats,
     ) -> Option<(String, usize)> {
@@ -169,7 +169,7 @@ impl Encoder<'_> {
             ct,
             plan,
             boards: boards_before(self.problem, plan),
-            deadline,
+            limit: *limit,
             rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
         };
         let mut so_far = SoFar::new(self.table.phrases.len());
@@ -203,7 +203,9 @@ mod opening_tests {
             let seed = problem.seeds[0];
             let plan = setup.greedy_plan(seed);
             let mut stats = CharStats::default();
-            let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
+            let whole = encoder
+                .encode_chars(&ct, &plan, &crate::work::Limit::NONE, &mut stats)
+                .unwrap();
             let e = evaluate(problem, seed, &whole, phrases);
             assert!(!e.end.is_error());
             assert_eq!(e.locked as usize, plan.placements.len());
@@ -218,7 +220,7 @@ mod opening_tests {
                             units,
                             text: opening,
                         },
-                        None,
+                        &crate::work::Limit::NONE,
                         &mut stats,
                     )
                     .unwrap();
@@ -261,7 +263,12 @@ mod span_tests {
         for &seed in &problem.seeds {
             let plan = setup.greedy_plan(seed);
             let text = encoder
-                .encode_chars(&ct, &plan, None, &mut CharStats::default())
+                .encode_chars(
+                    &ct,
+                    &plan,
+                    &crate::work::Limit::NONE,
+                    &mut CharStats::default(),
+                )
                 .unwrap();
             let e = evaluate(problem, seed, &text, phrases);
             assert!(!e.end.is_error(), "seed {seed}: {}", e.end);
@@ -298,7 +305,12 @@ mod first_use_tests {
         let (encoder, ct) = (setup.encoder(), setup.char_tables());
         let plan = setup.greedy_plan(0);
         let text = encoder
-            .encode_chars(&ct, &plan, None, &mut CharStats::default())
+            .encode_chars(
+                &ct,
+                &plan,
+                &crate::work::Limit::NONE,
+                &mut CharStats::default(),
+            )
             .unwrap();
         let e = evaluate(problem, 0, &text, phrases);
         let distinct = e.phrase_counts.iter().filter(|&&n| n > 0).count();

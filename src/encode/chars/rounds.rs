@@ -9,7 +9,7 @@ use super::CharStats;
 use crate::encode::automaton::Automaton;
 use crate::engine::Command;
 use crate::plan::UnitSpace;
-use std::time::Instant;
+use crate::work::Limit;
 
 /// Rounds of the Lagrangian relaxation of first uses in one unit (see [`UnitWalk::best`]):
 /// re-spelling the stored games of six official problems (1, 2, 3, 5, 7, 13), 4 rounds scored
@@ -33,13 +33,13 @@ pub(super) enum Search {
     AStar { budget: usize },
 }
 
-/// What one unit's walk may spend: its search, Lagrangian rounds, and the deadline past which
+/// What one unit's walk may spend: its search, Lagrangian rounds, and the limit past which
 /// no further round starts.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Effort {
     pub(super) search: Search,
     pub(super) rounds: usize,
-    pub(super) deadline: Option<Instant>,
+    pub(super) limit: Limit,
 }
 
 /// A way to compute a unit's values for given node gains: the fast programme of
@@ -90,10 +90,10 @@ impl UnitWalk<'_> {
         let Effort {
             search,
             rounds,
-            deadline,
+            limit,
         } = effort;
         for round in 0..rounds.max(1) {
-            if round > 0 && crate::stop::passed(deadline) {
+            if round > 0 && limit.stopped() {
                 break;
             }
             let weights: Vec<i32> = lambda.iter().zip(repeat).map(|(l, r)| l + r).collect();
@@ -213,7 +213,7 @@ mod tests {
                 let effort = Effort {
                     search: Search::Bound { limit: 1 << 20 },
                     rounds,
-                    deadline: None,
+                    limit: Limit::NONE,
                 };
                 unit.best(0, effort, &mut programme, &mut stats)
                     .unwrap_or_else(|| panic!("case {case}: no path"))

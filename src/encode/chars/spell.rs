@@ -20,7 +20,7 @@ use super::{fall_rows, possible, CharStats};
 use crate::encode::Encoder;
 use crate::engine::Board;
 use crate::plan::{Plan, UnitSpace};
-use std::time::Instant;
+use crate::work::Limit;
 
 /// Memory the encoder may keep the backward pass's regions and values in, for the walks.
 const KEEP_BYTES: usize = 64 << 20;
@@ -68,7 +68,7 @@ pub(super) struct Forward<'a> {
     pub(super) plan: &'a Plan,
     /// The board before each unit.
     pub(super) boards: Vec<Board>,
-    pub(super) deadline: Option<Instant>,
+    pub(super) limit: Limit,
     /// Node gains of the repetition automaton: the repeated phrases' occurrences.
     pub(super) rep_gains: Vec<i32>,
 }
@@ -104,8 +104,8 @@ impl Forward<'_> {
     }
 
     /// Spells the units from `first` on after the text `so_far`, and the units it spelt to;
-    /// `None` past the deadline. Where `enough` is given, it is asked after each unit whether
-    /// to stop there (with the units spelt so far), and the deadline stops the walks the same
+    /// `None` once the limit stops it. Where `enough` is given, it is asked after each unit whether
+    /// to stop there (with the units spelt so far), and the limit stops the walks the same
     /// way: the text then ends with the last unit spelt.
     pub(super) fn spell(
         &self,
@@ -118,7 +118,7 @@ impl Forward<'_> {
         let mut back = self.backward(first, &mut scratch, stats)?;
         let n = self.plan.placements.len();
         for u in first..n {
-            let passed = crate::stop::passed(self.deadline);
+            let passed = self.limit.stopped();
             if let Some(enough) = enough {
                 if u > first && (passed || enough(u - first)) {
                     stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
@@ -155,8 +155,8 @@ impl Forward<'_> {
         )
     }
 
-    /// The backward pass over the units from `first` on (see [`Backward`]); `None` past the
-    /// deadline.
+    /// The backward pass over the units from `first` on (see [`Backward`]); `None` once the
+    /// limit stops it.
     fn backward(
         &self,
         first: usize,
@@ -173,7 +173,7 @@ impl Forward<'_> {
         let corridor = self.ct.corridor.map(|_| BACK_CORRIDOR);
         let keep = corridor == self.ct.corridor;
         for u in (first..n).rev() {
-            if crate::stop::passed(self.deadline) {
+            if self.limit.stopped() {
                 return None;
             }
             let (region, bufs, free) = (&mut scratch.region, &mut scratch.bufs, &mut scratch.free);
@@ -309,7 +309,7 @@ impl Forward<'_> {
         let effort = Effort {
             search: Search::Bound { limit },
             rounds: FIRST_USE_ROUNDS,
-            deadline: self.deadline,
+            limit: self.limit,
         };
         walker.best(
             f.of_full[so_far.full as usize],
@@ -342,14 +342,16 @@ mod tests {
             let plan = setup.greedy_plan(seed);
             let n = plan.placements.len();
             let mut stats = CharStats::default();
-            let whole = encoder.encode_chars(&ct, &plan, None, &mut stats).unwrap();
+            let whole = encoder
+                .encode_chars(&ct, &plan, &Limit::NONE, &mut stats)
+                .unwrap();
 
             let forward = Forward {
                 encoder: &encoder,
                 ct: &ct,
                 plan: &plan,
                 boards: boards_before(problem, &plan),
-                deadline: None,
+                limit: Limit::NONE,
                 rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
             };
             assert_eq!(forward.boards.len(), n);

@@ -19,8 +19,8 @@ use super::tables::CharTables;
 use super::{boards_before, CharStats};
 use crate::encode::Encoder;
 use crate::plan::Plan;
+use crate::work::Limit;
 use spelling::{Backward, Scratch, Spelling};
-use std::time::Instant;
 
 impl Encoder<'_> {
     /// The reference encoder (the character encoder before its fast programme): a backward
@@ -31,7 +31,7 @@ impl Encoder<'_> {
         ct: &CharTables,
         plan: &Plan,
         opening: crate::encode::Opening,
-        deadline: Option<Instant>,
+        limit: &Limit,
         stats: &mut CharStats,
     ) -> Option<String> {
         let n = plan.placements.len();
@@ -45,7 +45,7 @@ impl Encoder<'_> {
             ct,
             plan,
             boards: boards_before(self.problem, plan),
-            deadline,
+            limit: *limit,
             back: Backward::default(),
         };
         let mut scratch = Scratch::default();
@@ -53,7 +53,7 @@ impl Encoder<'_> {
         let mut so_far = SoFar::new(self.table.phrases.len());
         so_far.push(ct, opening.text);
         for u in first..n {
-            if crate::stop::passed(deadline) {
+            if limit.stopped() {
                 return None;
             }
             let text = spelling.spell_unit(u, &so_far, &mut scratch, stats);

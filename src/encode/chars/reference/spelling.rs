@@ -12,7 +12,7 @@ use super::programme::{values, Slow, SlowBufs, Values};
 use crate::encode::Encoder;
 use crate::engine::Board;
 use crate::plan::{Plan, UnitSpace};
-use std::time::Instant;
+use crate::work::Limit;
 
 /// Memory the encoder may keep the backward pass's values in, for the forward walk.
 const KEEP_BYTES: usize = 64 << 20;
@@ -65,7 +65,7 @@ pub(super) struct Spelling<'a> {
     pub(super) plan: &'a Plan,
     /// The board before each unit.
     pub(super) boards: Vec<Board>,
-    pub(super) deadline: Option<Instant>,
+    pub(super) limit: Limit,
     pub(super) back: Backward,
 }
 
@@ -79,8 +79,8 @@ impl Spelling<'_> {
         fall_rows(self.encoder.tables, &self.plan.placements[u])
     }
 
-    /// The backward pass over the units from `first` on (see [`Backward`]); `None` past the
-    /// deadline.
+    /// The backward pass over the units from `first` on (see [`Backward`]); `None` once the
+    /// limit stops it.
     pub(super) fn backward(
         &self,
         first: usize,
@@ -104,7 +104,7 @@ impl Spelling<'_> {
         };
         let mut kept = 0usize;
         for u in (first..n).rev() {
-            if crate::stop::passed(self.deadline) {
+            if self.limit.stopped() {
                 return None;
             }
             let sp = self.space(u);
@@ -275,7 +275,7 @@ impl Spelling<'_> {
         let effort = Effort {
             search: Search::AStar { budget },
             rounds: FIRST_USE_ROUNDS,
-            deadline: self.deadline,
+            limit: self.limit,
         };
         let mut programme = Slow { bufs: slow, vals };
         unit.best(

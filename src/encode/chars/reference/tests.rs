@@ -6,6 +6,7 @@ use crate::encode::{CharStats, CharTables, Encoder, Opening};
 use crate::engine::{evaluate, Problem};
 use crate::eval::{LockScorer, Weights, SYSTEMS};
 use crate::plan::{plan_greedy, Plan, PlanConfig};
+use crate::work::Limit;
 use rand::{Rng, SeedableRng};
 
 /// How the encoder did against the reference on a set of plans.
@@ -28,10 +29,10 @@ impl Tally {
         let (encoder, ct): (Encoder, CharTables) = (setup.encoder(), setup.char_tables());
         let mut stats = CharStats::default();
         let new = encoder
-            .encode_chars_after(&ct, plan, Opening::default(), None, &mut stats)
+            .encode_chars_after(&ct, plan, Opening::default(), &Limit::NONE, &mut stats)
             .expect("no deadline");
         let old = encoder
-            .encode_chars_reference(&ct, plan, Opening::default(), None, &mut stats)
+            .encode_chars_reference(&ct, plan, Opening::default(), &Limit::NONE, &mut stats)
             .expect("no deadline");
         let score = |text: &str| {
             let e = evaluate(problem, seed, text, &setup.phrases);
