@@ -286,7 +286,8 @@ pub struct Cut {
 }
 
 /// How many times the greedy encoder's work for the units left a DP spelling keeps in hand
-/// before it hands over to it.
+/// before it hands over to it. Not a knob: a safety margin on a measured rate, as the
+/// calibration's weights are (a late hand-over only costs the few units spelt greedily).
 const HANDOVER_MARGIN: f64 = 2.0;
 
 impl Cut {

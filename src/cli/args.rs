@@ -5,6 +5,9 @@
 //! Numeric options also accept a leading minus sign as a value (`allow_negative_numbers`), so
 //! that `-t -1` is told the range rather than clap's tip about an unexpected argument `-1`.
 
+use crate::solve::budget::RunPlan;
+use crate::solve::pool::Settings;
+use crate::solve::SearchOptions;
 use std::time::Instant;
 
 /// The longest time budget accepted: 1,000,000 seconds (11.6 days), far beyond any run and far
@@ -83,10 +86,36 @@ pub fn run_plan(
     start: Instant,
     seconds: f64,
     virtual_clock: bool,
-    o: &crate::solve::SearchOptions,
-) -> crate::error::Result<crate::solve::budget::RunPlan> {
-    crate::solve::budget::RunPlan::timed(start, seconds, virtual_clock, o)
-        .ok_or_else(|| out_of_range(seconds))
+    o: &SearchOptions,
+) -> crate::error::Result<RunPlan> {
+    RunPlan::timed(start, seconds, virtual_clock, o).ok_or_else(|| out_of_range(seconds))
+}
+
+/// The search's options from `file` (any of the fields of src/solve/search.json, each replacing
+/// its default), or the compiled-in ones without a file: the one place a command reads them.
+pub fn search_options(file: Option<&std::path::Path>) -> crate::error::Result<SearchOptions> {
+    file.map_or_else(|| Ok(SearchOptions::default()), SearchOptions::load)
+}
+
+/// A batch's settings, resolved once and passed whole to the solving library
+/// ([`solve_on_pool`](crate::solve::pool::solve_on_pool)): the run plan, the search options,
+/// the scoring systems (the compiled-in ones when `None`), the phrases, the threads, and the
+/// stored games to start from.
+pub fn settings(
+    plan: RunPlan,
+    search: SearchOptions,
+    systems: Option<Vec<(String, crate::eval::Weights)>>,
+    phrases: crate::engine::Phrases,
+    threads: Option<usize>,
+) -> Settings {
+    Settings {
+        plan,
+        search,
+        systems: systems.unwrap_or_else(crate::eval::compiled_systems),
+        phrases,
+        threads,
+        starts: Default::default(),
+    }
 }
 
 #[cfg(test)]

@@ -158,7 +158,7 @@ pub fn run(args: Args) -> Result<()> {
             .map(|f| {
                 Ok((
                     format!("{} ", f.display()),
-                    crate::solve::SearchOptions::load(f)?,
+                    crate::cli::args::search_options(Some(f))?,
                 ))
             })
             .collect::<Result<_>>()?
@@ -221,7 +221,7 @@ pub fn run(args: Args) -> Result<()> {
         crate::io::write_atomic(path, curve_svg(&totals, args.reference).as_bytes())?;
     }
     if let Some(path) = &args.out {
-        let json = crate::io::solutions_to_json(&crate::solve::pool::to_solutions(&all));
+        let json = crate::io::solutions_to_json(&crate::cli::batch::to_solutions(&all));
         crate::io::write_atomic(path, json.as_bytes())?;
     }
     Ok(())
@@ -249,8 +249,8 @@ fn survival(
         )));
     }
     let search = match args.search.as_slice() {
-        [] => crate::solve::SearchOptions::default(),
-        [file] => crate::solve::SearchOptions::load(file)?,
+        [] => crate::cli::args::search_options(None)?,
+        [file] => crate::cli::args::search_options(Some(file))?,
         _ => {
             return Err(crate::Error::Usage(
                 "--survival takes at most one --search file".into(),
@@ -326,18 +326,14 @@ fn bench_budget(
         // none on a virtual one.
         let plan = crate::cli::args::run_plan(start, time, args.virtual_time, search)?;
         let probs: Vec<&Problem> = vec![problem];
-        let results = crate::solve::pool::solve_on_pool(
-            &probs,
-            (*phrases).clone(),
+        let settings = crate::cli::args::settings(
             plan,
-            crate::solve::pool::PoolOptions {
-                threads: args.threads,
-                systems: (*systems).clone(),
-                search: Some((*search).clone()),
-                ..Default::default()
-            },
-            &crate::solve::Silent,
-        )?;
+            (*search).clone(),
+            (*systems).clone(),
+            (*phrases).clone(),
+            args.threads,
+        );
+        let results = crate::solve::pool::solve_on_pool(&probs, settings, &crate::solve::Silent)?;
         let r = &results[0];
         let n = r.seeds.len().max(1) as u64;
         let mv: u64 = r.seeds.iter().map(|s| s.move_score).sum::<u64>() / n;
@@ -370,10 +366,10 @@ fn bench_budget(
         if let Some(store) = store {
             if crate::stop::requested() {
                 let mut kept = results.clone();
-                kept[0].seeds.retain(crate::solve::pool::worth_keeping);
-                crate::solve::pool::offer_to_store(store, &probs, phrases, &kept)?;
+                kept[0].seeds.retain(crate::cli::batch::worth_keeping);
+                crate::cli::batch::offer_to_store(store, &probs, phrases, &kept)?;
             } else {
-                crate::solve::pool::offer_to_store(store, &probs, phrases, &results)?;
+                crate::cli::batch::offer_to_store(store, &probs, phrases, &results)?;
             }
         }
         all.extend(results);

@@ -80,24 +80,16 @@ pub fn main() -> ExitCode {
     };
     let phrases = Phrases::new(args.phrases.iter().filter(|&p| !p.is_empty()).cloned());
     let refs: Vec<&Problem> = problems.iter().collect();
-    let results = match crate::solve::pool::solve_on_pool(
-        &refs,
-        phrases,
-        plan,
-        crate::solve::pool::PoolOptions {
-            threads: args.cores,
-            ..Default::default()
-        },
-        &crate::solve::Silent,
-    ) {
+    let settings = crate::cli::args::settings(plan, search, None, phrases, args.cores);
+    let results = match crate::solve::pool::solve_on_pool(&refs, settings, &crate::solve::Silent) {
         Ok(r) => r,
         Err(e) => {
             crate::note!("play_icfp2015: {e}");
             return ExitCode::from(2);
         }
     };
-    crate::note_raw!("{}", crate::solve::pool::summary(&results));
-    let json = solutions_to_json(&crate::solve::pool::to_solutions(&results));
+    crate::note_raw!("{}", crate::cli::batch::summary(&results));
+    let json = solutions_to_json(&crate::cli::batch::to_solutions(&results));
     let mut stdout = std::io::stdout().lock();
     if stdout
         .write_all(json.as_bytes())

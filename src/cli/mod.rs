@@ -3,6 +3,7 @@
 //! errors travel up as [`crate::Error`] and are printed once, here, as one line with exit code 2.
 
 pub mod args;
+pub mod batch;
 pub mod bench;
 pub mod contest;
 pub mod pack;
@@ -108,9 +109,7 @@ pub struct SearchArgs {
 impl SearchArgs {
     /// The options, or the compiled-in ones.
     pub fn get(&self) -> crate::error::Result<crate::solve::SearchOptions> {
-        self.search
-            .as_deref()
-            .map_or_else(|| Ok(Default::default()), crate::solve::SearchOptions::load)
+        args::search_options(self.search.as_deref())
     }
 }
 

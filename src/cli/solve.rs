@@ -7,14 +7,13 @@
 //! everything it found: the searches in progress end as at a deadline, every seed's best goes
 //! to the output and the store, and the run ends as usual with its summary.
 
+use crate::cli::batch::{store_starts, summary, to_solutions, worth_keeping};
 use crate::cli::progress::Reporter;
 use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, solutions_to_json, write_atomic, Solution};
 use crate::solve::budget::RunPlan;
-use crate::solve::pool::{
-    solve_on_pool, store_starts, summary, to_solutions, worth_keeping, PoolOptions,
-};
+use crate::solve::pool::solve_on_pool;
 use crate::solve::shard::{restrict, Shard};
 use crate::solve::{Progress, SeedResult};
 use crate::store::{Offer, Scores, Store};
@@ -368,15 +367,16 @@ pub fn run(args: Args) -> Result<()> {
             .reporter
             .note(format!("store: total {} at the start", k.start));
     }
-    let options = PoolOptions {
-        threads: args.threads,
-        systems: args.weights.get()?,
-        search: Some(search.clone()),
-        starts: match &store {
-            Some(store) => store_starts(store, &problems)?,
-            None => Default::default(),
-        },
-    };
+    let mut settings = crate::cli::args::settings(
+        plan,
+        search.clone(),
+        args.weights.get()?,
+        phrases.clone(),
+        args.threads,
+    );
+    if let Some(store) = &store {
+        settings.starts = store_starts(store, &problems)?;
+    }
     // While the searches run, a watcher offers the held answers as their intervals pass.
     let (done, ended) = mpsc::channel::<()>();
     let results = std::thread::scope(|scope| {
@@ -388,7 +388,7 @@ pub fn run(args: Args) -> Result<()> {
                 }
             });
         }
-        let results = solve_on_pool(&problems, phrases.clone(), plan, options, &keeper);
+        let results = solve_on_pool(&problems, settings, &keeper);
         drop(done);
         results
     })?;

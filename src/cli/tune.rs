@@ -141,10 +141,7 @@ pub fn run(args: Args) -> Result<()> {
         total: args.total,
         valued: args.valued,
         survival: args.survival,
-        search: match &args.search {
-            Some(file) => crate::solve::SearchOptions::load(file)?,
-            None => Default::default(),
-        },
+        search: crate::cli::args::search_options(args.search.as_deref())?,
     };
     let tuned = tune(&start, &train, &held, &phrases, &cfg, |line| {
         crate::note!("{line}")

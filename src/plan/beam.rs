@@ -330,16 +330,20 @@ fn sibling_order<T>(items: &[T], parent_of: impl Fn(&T) -> usize, cap: usize) ->
     first
 }
 
-/// Units between two snapshots of the beam that a rewind can go back to.
+/// Units between two snapshots of the beam that a rewind can go back to. Not a knob: the
+/// rewinds double in length, so the spacing moves only where they land, not what they cost.
 const SNAP_EVERY: usize = 8;
 
-/// Snapshots kept: a rewind goes back at most this many times [`SNAP_EVERY`] units.
+/// Snapshots kept: a rewind goes back at most this many times [`SNAP_EVERY`] units. Not a knob:
+/// 256 units is past any stretch a revival's budget can search again.
 const SNAPS: usize = 32;
 
-/// The tries a reviving beam makes at one unit of death.
+/// The tries a reviving beam makes at one unit of death. Not a knob: what a revival may spend is
+/// bounded by its budget ([`PlanConfig::revive_budget`], from search.json) or its task's limit.
 const REVIVALS: u32 = 8;
 
-/// The widest a rewound stretch searches (a wider beam keeps its own width).
+/// The widest a rewound stretch searches (a wider beam keeps its own width). Not a knob: its
+/// cost is bounded by the revival's budget, as for [`REVIVALS`].
 const REVIVE_WIDTH: usize = 32;
 
 /// Where every partial game of a beam ends at once (the next unit cannot spawn on any board

@@ -60,7 +60,8 @@ pub struct StageRunner<'a> {
 /// A table of fresh games ([`StageRunner::fresh`]: `hextris bench --survival`, `hextris tune`)
 /// bounds a reviving beam by this many times a straight game's work over the whole source. The
 /// solver bounds it by what its cost model counts on (from the longest game so far), which a
-/// table without a history lacks.
+/// table without a history lacks. Not a knob of search.json: the solver never reads it, only the
+/// tables that measure and tune the systems.
 pub const TABLE_REVIVE: usize = 4;
 
 impl<'a> StageRunner<'a> {

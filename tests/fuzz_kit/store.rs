@@ -4,11 +4,11 @@
 //! checks after one.
 
 use super::{mutate, Kind, ANY, STORE};
+use hextris::cli::batch::{store_starts, to_solutions};
 use hextris::cli::store::merge_stores;
 use hextris::engine::{Phrases, Problem};
 use hextris::error::Result;
 use hextris::io::Solution;
-use hextris::solve::pool::{store_starts, to_solutions};
 use hextris::solve::{solve_attempts, Prepared, Silent, SolveConfig};
 use hextris::store::{verify, Entry, Store};
 use rand::rngs::StdRng;
