@@ -9,7 +9,7 @@
 //! the characters the engine scores.
 
 use super::SearchOptions;
-use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
+use crate::encode::{CharStats, CharTables, Encoder, Mode, Opening, PhraseTable, Spelling};
 use crate::engine::{evaluate, Evaluation, Phrases, Problem};
 use crate::eval::{LockScorer, PhraseValuer, Weights};
 use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables};
@@ -144,6 +144,37 @@ impl<'a> StageRunner<'a> {
     /// ending after the unit in hand once `limit` stops it.
     pub fn spell(&self, plan: &Plan, mode: Mode, limit: &Limit) -> String {
         self.encoder.encode(plan, mode, limit)
+    }
+
+    /// Spells `plan` after its `opening` with any `mode`: the character encoder (with its
+    /// tables `chars`) hands over to the DP encoder where it cannot finish within `limit`, and a
+    /// late DP spelling to the greedy encoder ([`Encoder::spell`]). The solver's tasks spell
+    /// through this.
+    pub fn spell_after(
+        &self,
+        plan: &Plan,
+        opening: Opening,
+        mode: Mode,
+        chars: Option<&CharTables>,
+        limit: &Limit,
+    ) -> Spelling {
+        self.encoder.spell(plan, opening, mode, chars, limit)
+    }
+
+    /// Spells `plan`'s units after its `opening` with the character encoder, asking `enough`
+    /// after each unit whether to stop there (a polish of a part): the text and the units it
+    /// spells ([`Encoder::encode_chars_part`]); `None` when `limit` stops it first.
+    pub fn spell_chars_part(
+        &self,
+        chars: &CharTables,
+        plan: &Plan,
+        opening: Opening,
+        limit: &Limit,
+        enough: Option<&dyn Fn(usize) -> bool>,
+        stats: &mut CharStats,
+    ) -> Option<(String, usize)> {
+        self.encoder
+            .encode_chars_part(chars, plan, opening, limit, enough, stats)
     }
 
     /// Spells a whole plan with the character encoder's tables `chars`; `None` when it cannot
