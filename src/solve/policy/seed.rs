@@ -1,6 +1,7 @@
-//! One seed's state and its rules: the games it keeps ([`Games`], with its [`Rate`] in [`games`]), how far its answers got
-//! ([`Phase`], changed by the seed's own methods alone), its cost model ([`super::costs`]), its
-//! beams ([`super::widening`]) and its rate of gain ([`Rate`]); the rules that propose its next
+//! One seed's state and its rules: the games it keeps ([`Games`], in [`games`]), how far its
+//! answers got ([`Phase`], changed by the seed's own methods alone), its cost model
+//! ([`super::costs`]), its beams ([`super::widening`]) and its rate of gain ([`Rate`], in
+//! [`games`]); the rules that propose its next
 //! round, in order ([`Rule::ORDER`]). Its tail round is sized in [`tail`], and it learns from a
 //! round's reports in [`learn`].
 //!
