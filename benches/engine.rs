@@ -3,7 +3,7 @@
 //! benchmark prints that it skipped.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hextris::engine::{evaluate, Command, Decoded, Game, Phrases, Problem};
+use hextris::engine::{replay, Command, Decoded, Game, Phrases, Problem};
 use std::path::{Path, PathBuf};
 
 fn shared() -> Option<PathBuf> {
@@ -35,7 +35,7 @@ fn bench(c: &mut Criterion) {
                 for x in v["vectors"].as_array().unwrap() {
                     let p = &problems[x["problemId"].as_u64().unwrap() as usize];
                     let seed = x["seed"].as_u64().unwrap() as u32;
-                    total += evaluate(p, seed, x["solution"].as_str().unwrap(), &phrases).score;
+                    total += replay(p, seed, x["solution"].as_str().unwrap(), &phrases).score;
                 }
                 total
             })

@@ -4,7 +4,7 @@
 //! minus the command's safety margin, as in `hextris pack totems`. The process-level figures
 //! (start-up included) come from `hextris pack totems --eval`.
 
-use hextris::pack::totems::eval::draw;
+use hextris::pack::totems::trials::draw;
 use hextris::pack::totems::{packer, BEST};
 use std::time::{Duration, Instant};
 

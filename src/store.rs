@@ -20,7 +20,7 @@
 
 pub mod report;
 
-use crate::engine::{evaluate, problem_score, Evaluation, Phrases, Problem};
+use crate::engine::{problem_score, replay, Evaluation, Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{read_text, write_atomic, Solution};
 use serde::{Deserialize, Serialize};
@@ -153,7 +153,7 @@ impl Store {
         let mut changed = false;
         let mut out = Vec::with_capacity(offered.len());
         for a in offered {
-            let new = evaluate(problem, a.seed, &a.solution, phrases);
+            let new = replay(problem, a.seed, &a.solution, phrases);
             if new.end.is_error() {
                 // Never store an answer the evaluator rejects; report it as kept.
                 out.push(Offer::Kept { stored: 0 });
@@ -171,7 +171,7 @@ impl Store {
                     changed = true;
                 }
                 Some(e) => {
-                    let old = evaluate(problem, e.seed, &e.solution, phrases);
+                    let old = replay(problem, e.seed, &e.solution, phrases);
                     let old_score = if old.end.is_error() { 0 } else { old.score };
                     // A stored entry that errs or records another score than it makes (other
                     // phrases, or tampered) gives way to a sound one that scores as much.
@@ -222,7 +222,7 @@ impl Store {
         let mut scores = Scores::default();
         for p in problems {
             for e in self.entries(p.id)? {
-                let ev = evaluate(p, e.seed, &e.solution, phrases);
+                let ev = replay(p, e.seed, &e.solution, phrases);
                 if !ev.end.is_error() {
                     scores.raise(p.id, e.seed, ev.score);
                 }
@@ -291,7 +291,7 @@ pub fn replay_sound(
     phrases: &Phrases,
     e: &Entry,
 ) -> Result<Evaluation, Unsound> {
-    let ev = evaluate(problem, e.seed, &e.solution, phrases);
+    let ev = replay(problem, e.seed, &e.solution, phrases);
     if ev.end.is_error() {
         return Err(Unsound::Errs(ev.end.to_string()));
     }

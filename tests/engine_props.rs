@@ -1,7 +1,7 @@
 //! Property tests of the engine on random problems and random command strings: replay never
 //! panics, is deterministic, and keeps its score invariants.
 
-use hextris::engine::{evaluate, Command, End, Game, Phrases, Problem};
+use hextris::engine::{replay, Command, End, Game, Phrases, Problem};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -54,8 +54,8 @@ proptest! {
         let p = Problem::from_json(&json, Path::new("random.json")).unwrap();
         let phrases = Phrases::official();
         let seed = p.seeds[0];
-        let a = evaluate(&p, seed, &text, &phrases);
-        let b = evaluate(&p, seed, &text, &phrases);
+        let a = replay(&p, seed, &text, &phrases);
+        let b = replay(&p, seed, &text, &phrases);
         prop_assert_eq!(&a, &b);
         if a.end.is_error() {
             prop_assert_eq!(a.score, 0);
@@ -83,7 +83,7 @@ proptest! {
             prop_assert!(g.step(cmd).is_ok());
             text.push(cmd.char());
         }
-        let e = evaluate(&p, p.seeds[0], &text, &Phrases::official());
+        let e = replay(&p, p.seeds[0], &text, &Phrases::official());
         prop_assert!(!e.end.is_error(), "{:?} for {:?}", e.end, text);
         prop_assert_eq!(e.move_score, g.move_score());
         prop_assert_eq!(e.locked, g.locked());

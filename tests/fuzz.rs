@@ -20,7 +20,7 @@ mod fuzz_kit;
 
 use fuzz_kit::store::{Bases, Before, Op};
 use fuzz_kit::{mutate, Kind, ANY};
-use hextris::engine::{evaluate, Phrases, Problem};
+use hextris::engine::{replay, Phrases, Problem};
 use hextris::solve::{solve_attempts, Prepared, Silent, SolveConfig};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -131,7 +131,7 @@ fn solve_and_replay(p: &Problem) {
     );
     assert_eq!(results[0].seeds.len(), p.distinct_seeds().len());
     for s in &results[0].seeds {
-        let e = evaluate(p, s.seed, &s.solution, &phrases);
+        let e = replay(p, s.seed, &s.solution, &phrases);
         assert!(!e.end.is_error(), "seed {}: {}", s.seed, e.end);
         assert_eq!(e.score, s.score, "seed {}", s.seed);
     }
@@ -233,7 +233,7 @@ fn assert_answers_replay(p: &Problem, stdout: &[u8]) {
     let phrases = Phrases::official();
     for s in list {
         assert_eq!(s.problem_id, p.id);
-        let e = evaluate(p, s.seed as u32, &s.solution, &phrases);
+        let e = replay(p, s.seed as u32, &s.solution, &phrases);
         assert!(!e.end.is_error(), "seed {}: {}", s.seed, e.end);
     }
 }

@@ -6,7 +6,7 @@ mod common;
 
 use common::{icfp_dir, official_problem};
 use hextris::encode::{Encoder, Mode, PhraseTable};
-use hextris::engine::{evaluate, Phrases, Problem};
+use hextris::engine::{replay, Phrases, Problem};
 use hextris::eval::{LockScorer, Weights};
 use hextris::plan::{plan_greedy, Plan, PlanConfig, Tables};
 use hextris::solve::{solve_attempts, Prepared, SolveConfig};
@@ -31,7 +31,7 @@ fn every_seed_of_every_problem_replays_with_the_reported_score() {
     for (p, r) in problems.iter().zip(&results) {
         assert_eq!(r.seeds.len(), p.distinct_seeds().len());
         for s in &r.seeds {
-            let e = evaluate(p, s.seed, &s.solution, &phrases);
+            let e = replay(p, s.seed, &s.solution, &phrases);
             assert!(
                 !e.end.is_error(),
                 "problem {} seed {}: {}",
@@ -113,13 +113,13 @@ fn dp_encoder_never_scores_below_greedy_on_the_same_placements() {
         // Two seeds per problem (or its only one), two scoring systems.
         for (&seed, system) in p.distinct_seeds().iter().take(2).zip(["low", "fill"]) {
             let plan = greedy(&p, &tables, seed, system, 7);
-            let greedy = evaluate(
+            let greedy = replay(
                 &p,
                 seed,
                 &enc.encode(&plan, Mode::Greedy, &Limit::NONE),
                 &phrases,
             );
-            let dp = evaluate(
+            let dp = replay(
                 &p,
                 seed,
                 &enc.encode(&plan, Mode::Dp, &Limit::NONE),
@@ -166,7 +166,7 @@ fn random_problems_get_answers_that_replay() {
             let cfg = SolveConfig::new(phrases.clone());
             let results = solve_attempts(&prepared, 3, &cfg, &hextris::solve::Silent);
             for s in &results[0].seeds {
-                let e = evaluate(&p, s.seed, &s.solution, &phrases);
+                let e = replay(&p, s.seed, &s.solution, &phrases);
                 assert!(
                     !e.end.is_error(),
                     "{json}\nseed {}: {}: {}",
@@ -209,7 +209,7 @@ fn random_problems_on_a_clock_get_answers_that_replay() {
         let end = std::time::Instant::now() + std::time::Duration::from_millis(250);
         let results = hextris::solve::solve_many(&prepared, end, &cfg, &hextris::solve::Silent);
         for s in &results[0].seeds {
-            let e = evaluate(&p, s.seed, &s.solution, &phrases);
+            let e = replay(&p, s.seed, &s.solution, &phrases);
             assert!(!e.end.is_error(), "{json}\nseed {}: {}", s.seed, e.end);
             assert_eq!(e.score, s.score, "{json}");
         }
@@ -309,7 +309,7 @@ fn a_kept_opening_is_not_spelt_again() {
         let enc = Encoder::new(&p, &tables, &table);
         let plan = greedy(&p, &tables, seed, "low", 3);
         let text = enc.encode(&plan, Mode::Dp, &Limit::NONE);
-        let full = evaluate(&p, seed, &text, &phrases);
+        let full = replay(&p, seed, &text, &phrases);
         assert!(!full.end.is_error(), "{json}");
         let n = plan.placements.len();
         assert_eq!(full.locked as usize, n, "{json}");
@@ -319,7 +319,7 @@ fn a_kept_opening_is_not_spelt_again() {
         for k in 0..=n {
             let opening = text_of_opening(&p, seed, &text, k).expect("the game locks k units");
             assert!(text.starts_with(opening));
-            let e = evaluate(&p, seed, opening, &phrases);
+            let e = replay(&p, seed, opening, &phrases);
             assert_eq!(e.locked as usize, k, "{json}\nopening of {k}: {opening}");
             for mode in [Mode::Greedy, Mode::Dp] {
                 let after = enc.encode_after(
@@ -332,7 +332,7 @@ fn a_kept_opening_is_not_spelt_again() {
                     &Limit::NONE,
                 );
                 assert!(after.starts_with(opening));
-                let e = evaluate(&p, seed, &after, &phrases);
+                let e = replay(&p, seed, &after, &phrases);
                 assert!(!e.end.is_error(), "{json}\ncut {k}: {after}: {}", e.end);
                 assert_eq!(e.locked as usize, n, "{json}\ncut {k}");
                 assert_eq!(e.move_score, full.move_score, "{json}\ncut {k}");
@@ -383,7 +383,7 @@ fn one_thread_plays_the_same_rounds_and_a_longer_budget_plays_them_first() {
             let (results, trace) =
                 solve_traced(&prepared, Budget::Until(end), &cfg, &hextris::solve::Silent);
             for s in &results[0].seeds {
-                let e = evaluate(&problem, s.seed, &s.solution, &cfg.phrases);
+                let e = replay(&problem, s.seed, &s.solution, &cfg.phrases);
                 assert!(!e.end.is_error());
                 assert_eq!(e.score, s.score);
             }
@@ -433,7 +433,7 @@ fn solve_tiny(json: &str, threads: usize, seconds: f64) -> (Vec<(u32, String)>, 
         .seeds
         .iter()
         .map(|s| {
-            let e = evaluate(&problem, s.seed, &s.solution, &cfg.phrases);
+            let e = replay(&problem, s.seed, &s.solution, &cfg.phrases);
             assert!(!e.end.is_error(), "seed {}: {}", s.seed, e.end);
             assert_eq!(e.score, s.score);
             (s.seed, s.solution.clone())

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{icfp_dir, official_problem, read_json};
-use hextris::engine::{evaluate, Cell, End, Phrases, Piece, Problem, Source};
+use hextris::engine::{replay, Cell, End, Phrases, Piece, Problem, Source};
 use serde_json::Value;
 use std::path::Path;
 
@@ -18,7 +18,7 @@ fn check_vector(dir: &Path, v: &Value) {
     };
     let seed = v["seed"].as_u64().unwrap() as u32;
     let solution = v["solution"].as_str().unwrap();
-    let e = evaluate(&problem, seed, solution, &Phrases::official());
+    let e = replay(&problem, seed, solution, &Phrases::official());
     assert_eq!(
         e.score,
         v["expected_score"].as_u64().unwrap(),
@@ -204,7 +204,7 @@ fn natsubate_solutions_score_as_officially() {
     for x in vectors {
         let id = x["problemId"].as_u64().unwrap() as usize;
         let seed = x["seed"].as_u64().unwrap() as u32;
-        let e = evaluate(
+        let e = replay(
             &problems[id],
             seed,
             x["solution"].as_str().unwrap(),

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{icfp_dir, official_problem, read_json};
-use hextris::engine::{evaluate, Command, Decoded, Game, Phrases, Problem};
+use hextris::engine::{replay, Command, Decoded, Game, Phrases, Problem};
 use hextris::view::{Frame, Replay};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ fn same(s: &Frame, g: &Game, what: &str) {
 fn check_replay(problem: &Problem, seed: u32, text: &str, name: &str) {
     let phrases = Phrases::official();
     let r = Replay::load(problem, seed, text, phrases.clone());
-    let e = evaluate(problem, seed, text, &phrases);
+    let e = replay(problem, seed, text, &phrases);
     assert_eq!(r.end(), e.end, "{name}");
     assert_eq!(r.final_score(), e.score, "{name}");
     if !e.end.is_error() {
@@ -158,7 +158,7 @@ fn play_mode_with_undo_matches_the_engine() {
     );
     assert_eq!(r.text_string(), text);
     check_replay(&p, seed, &r.text_string(), "typed natsubate problem 1");
-    let e = evaluate(&p, seed, &text, &phrases);
+    let e = replay(&p, seed, &text, &phrases);
     assert_eq!(r.final_score(), e.score);
     let mut g = Game::new(&p, seed);
     for c in text.chars() {

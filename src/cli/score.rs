@@ -1,7 +1,7 @@
 //! `hextris score`: scores a solution list against problems, as the organisers' evaluator would,
 //! per entry and per problem, as a table or as JSON.
 
-use crate::engine::{evaluate, problem_score, Evaluation, Phrases, Problem};
+use crate::engine::{problem_score, replay, Evaluation, Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{load_problems, read_solutions, Solution};
 use rustc_hash::FxHashMap;
@@ -122,7 +122,7 @@ pub fn score_all(
             }
             continue;
         };
-        let e = evaluate(p, s.seed, &s.solution, phrases);
+        let e = replay(p, s.seed, &s.solution, phrases);
         latest.insert((s.problem_id, s.seed), e.score);
         if !order.contains(&s.problem_id) {
             order.push(s.problem_id);

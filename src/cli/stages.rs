@@ -23,7 +23,7 @@
 //! first seed (`tools/big_board.py` writes the same problem to a file, for `hextris solve`).
 
 use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
-use crate::engine::{evaluate, Phrases, Problem};
+use crate::engine::{replay, Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::eval::Weights;
 use crate::plan::{Plan, PlanConfig, Tables};
@@ -191,7 +191,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
     });
     let n = greedy_plan.placements.len();
     let spelt = |text: &str| {
-        let locked = evaluate(problem, seed, text, phrases).locked as usize;
+        let locked = replay(problem, seed, text, phrases).locked as usize;
         (Some(locked), locked < n)
     };
     let chars = CharTables::new(&table, &tables.spaces, problem.width);
@@ -213,7 +213,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
                     &Limit::until(Some(deadline)),
                     &mut stats,
                 )?;
-                Some(evaluate(problem, seed, &text, phrases).locked as usize)
+                Some(replay(problem, seed, &text, phrases).locked as usize)
             }),
             _ => {
                 let mode = match stage {

@@ -4,7 +4,7 @@
 //! Bad input (a missing file, no entry for the problem or seed, a step past the end) is one
 //! [`Error`] line and exit code 2, before the terminal is touched and before any file is written.
 
-use crate::engine::{evaluate, Phrases, Problem};
+use crate::engine::{Phrases, Problem};
 use crate::error::{Error, Result};
 use crate::io::{read_solutions, solutions_to_json, write_atomic, Solution};
 use crate::view::canvas::printable;
@@ -396,7 +396,7 @@ pub fn run_play(args: PlayArgs) -> Result<()> {
     term::run(&mut player)?;
     let replay = player.into_replay();
     let text = replay.text_string();
-    let e = evaluate(&problem, seed, &text, &phrases);
+    let e = crate::engine::replay(&problem, seed, &text, &phrases);
     debug_assert_eq!(e.score, replay.final_score());
     let json = solutions_to_json(&[Solution {
         problem_id: problem.id,

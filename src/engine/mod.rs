@@ -22,6 +22,6 @@ pub use game::{lock_points, lock_unit, Game, GameError, Outcome, Piece, Status};
 pub use hex::{offset_step, Axial, Cell, Dir};
 pub use power::{phrase_points, repetition_points, Phrases, FIRST_USE_POINTS, OFFICIAL_PHRASES};
 pub use problem::Problem;
-pub use score::{evaluate, problem_score, End, ErrorKind, Evaluation};
+pub use score::{problem_score, replay, End, ErrorKind, Evaluation};
 pub use source::{Lcg, Source};
 pub use unit::{Segment, Shape, Unit};

@@ -113,7 +113,7 @@ pub struct Evaluation {
 }
 
 /// Scores `solution` for `seed` of `problem`, as the evaluator would.
-pub fn evaluate(problem: &Problem, seed: u32, solution: &str, phrases: &Phrases) -> Evaluation {
+pub fn replay(problem: &Problem, seed: u32, solution: &str, phrases: &Phrases) -> Evaluation {
     if !problem.seeds.contains(&seed) {
         let end = End::Error {
             kind: ErrorKind::SeedNotInProblem,

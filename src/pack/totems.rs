@@ -15,9 +15,9 @@
 //! better was found in time), and its totems are listed in the question's order.
 
 pub mod block;
-pub mod eval;
 pub mod packer;
 pub mod shapes;
+pub mod trials;
 
 use crate::error::Error;
 use serde::Serialize;

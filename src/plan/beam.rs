@@ -418,7 +418,7 @@ mod tests {
             let wide = plan_beam(&p, &t, 5, &cfg, shape, &mut scorer());
             assert!(!wide.placements.is_empty());
             let text = crate::encode::plain(&p, &t, &wide);
-            let e = crate::engine::evaluate(&p, 5, &text, &crate::engine::Phrases::official());
+            let e = crate::engine::replay(&p, 5, &text, &crate::engine::Phrases::official());
             assert!(!e.end.is_error());
             assert_eq!(e.move_score, wide.move_score);
             assert_eq!(e.locked as usize, wide.placements.len());
@@ -429,7 +429,7 @@ mod tests {
             let rest = plan_beam(&p, &t, 5, &from, shape, &mut scorer());
             assert_eq!(rest.placements[..half], wide.placements[..half]);
             let text2 = crate::encode::plain(&p, &t, &rest);
-            let e2 = crate::engine::evaluate(&p, 5, &text2, &crate::engine::Phrases::official());
+            let e2 = crate::engine::replay(&p, 5, &text2, &crate::engine::Phrases::official());
             assert!(!e2.end.is_error());
             assert_eq!(e2.move_score, rest.move_score);
             assert_eq!(e2.locked as usize, rest.placements.len());
@@ -478,7 +478,7 @@ mod tests {
                 longer += (m > n) as usize;
             }
             let text = crate::encode::plain(&p, &t, &revived);
-            let e = crate::engine::evaluate(&p, case, &text, &crate::engine::Phrases::official());
+            let e = crate::engine::replay(&p, case, &text, &crate::engine::Phrases::official());
             assert!(!e.end.is_error(), "case {case}");
             assert_eq!(e.locked as usize, m, "case {case}");
         }
@@ -517,7 +517,7 @@ mod tests {
                 longer += (m > n) as usize;
             }
             let text = crate::encode::plain(&p, &t, &revived);
-            let e = crate::engine::evaluate(&p, case, &text, &crate::engine::Phrases::official());
+            let e = crate::engine::replay(&p, case, &text, &crate::engine::Phrases::official());
             assert!(!e.end.is_error(), "case {case}");
             assert_eq!(e.move_score, revived.move_score, "case {case}");
             assert_eq!(e.locked as usize, m, "case {case}");

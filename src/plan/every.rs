@@ -149,7 +149,7 @@ pub fn every_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{evaluate, Phrases};
+    use crate::engine::{replay, Phrases};
     use crate::testkit::{problem_json, unit_json};
     use std::path::Path;
 
@@ -183,7 +183,7 @@ mod tests {
             let best = every.games[0].move_score;
             for g in &every.games {
                 let text = crate::encode::plain(&p, &t, g);
-                let e = evaluate(&p, seed, &text, &Phrases::official());
+                let e = replay(&p, seed, &text, &Phrases::official());
                 assert!(!e.end.is_error(), "{}", e.end);
                 assert_eq!(e.move_score, g.move_score);
                 assert_eq!(e.locked as usize, g.placements.len());
@@ -291,7 +291,7 @@ mod tests {
             for g in &every.games {
                 ended += usize::from(g.placements.len() < source.len());
                 let text = crate::encode::plain(&p, &t, g);
-                let e = evaluate(&p, seed, &text, &Phrases::official());
+                let e = replay(&p, seed, &text, &Phrases::official());
                 assert!(!e.end.is_error(), "{}: {json}", e.end);
                 assert_eq!(e.move_score, g.move_score, "{json}");
                 assert_eq!(e.locked as usize, g.placements.len(), "{json}");

@@ -151,7 +151,7 @@ mod tests {
             }
             assert!(matches!(outcome, Outcome::Locked { .. }));
             let text: String = cmds.iter().map(|c| c.char()).collect();
-            let e = crate::engine::evaluate(&p, 0, &text, &Phrases::official());
+            let e = crate::engine::replay(&p, 0, &text, &Phrases::official());
             assert!(!e.end.is_error());
             assert_eq!(e.locked, 1);
         }

@@ -103,7 +103,7 @@ fn samples(prep: &Prepared, table: &PhraseTable, phrases: &Phrases) -> Vec<Vec<S
         for (stage, mode) in [(1, Mode::Plain), (2, Mode::Greedy), (3, Mode::Dp)] {
             let (text, s) = time(2, || runner.spell(plan, mode, &Limit::NONE));
             out[stage].push(s);
-            let (_, s) = time(2, || runner.evaluate(&text, phrases));
+            let (_, s) = time(2, || runner.replay(&text, phrases));
             out[EVALUATE].push(s);
         }
         // The character encoder only where it takes seconds at most.

@@ -151,7 +151,8 @@ pub struct Attempt {
     pub width: usize,
     /// The encoder that spells it.
     pub mode: Mode,
-    /// The game re-planned and the cut: the units before it are kept with their text.
+    /// The game re-planned and how many of its first units are kept, with their text (the
+    /// rest is planned anew).
     pub base: Option<(GameId, usize)>,
     pub screen: Screen,
     /// How its beam values the phrases ([`Valuer`]): by characters once a game is whole (see

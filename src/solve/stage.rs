@@ -10,7 +10,7 @@
 
 use super::SearchOptions;
 use crate::encode::{CharStats, CharTables, Encoder, Mode, Opening, PhraseTable, Spelling};
-use crate::engine::{evaluate, Evaluation, Phrases, Problem};
+use crate::engine::{replay, Evaluation, Phrases, Problem};
 use crate::eval::{LockScorer, PhraseValuer, Weights};
 use crate::plan::{plan_beam, BeamShape, Plan, PlanConfig, Tables};
 use crate::work::{Limit, Op};
@@ -189,10 +189,10 @@ impl<'a> StageRunner<'a> {
         self.encoder.encode_chars(chars, plan, limit, stats)
     }
 
-    /// The engine's [`evaluate`] of `text` on the runner's seed, its characters counted.
-    pub fn evaluate(&self, text: &str, phrases: &Phrases) -> Evaluation {
+    /// The engine's [`replay`] of `text` on the runner's seed, its characters counted.
+    pub fn replay(&self, text: &str, phrases: &Phrases) -> Evaluation {
         crate::work::add(Op::EvalChar, text.len() as u64);
-        evaluate(self.problem, self.seed, text, phrases)
+        replay(self.problem, self.seed, text, phrases)
     }
 }
 

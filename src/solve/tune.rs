@@ -94,7 +94,7 @@ pub fn scores(
                         return plan.placements.len() as u64 * 1_000_000 / source;
                     }
                     let text = runner.spell(&plan, cfg.mode, &crate::work::Limit::NONE);
-                    runner.evaluate(&text, phrases).score
+                    runner.replay(&text, phrases).score
                 })
                 .sum();
             total / cfg.repeats.max(1) as u64

@@ -551,7 +551,7 @@ mod tests {
         assert!(lines[5].contains("unit 2 of 3"), "{}", lines[5]);
         let end = r.state_at(r.len());
         let st = status_text(&r, &end);
-        let e = crate::engine::evaluate(&p, 0, "lalaei!", &Phrases::official());
+        let e = crate::engine::replay(&p, 0, "lalaei!", &Phrases::official());
         assert!(
             st.line.contains(&format!(
                 "score {} = {} move + {} power",

@@ -7,7 +7,7 @@
 
 use crate::error::Error;
 use crate::pack::totems::{
-    answer_json, best_for, eval, packer, parse_answer, read_question, to_answer, validate,
+    answer_json, best_for, packer, parse_answer, read_question, to_answer, trials, validate,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,7 +106,7 @@ fn run_inner(args: Args, start: Instant) -> Result<ExitCode, Error> {
         if args.rounds == 0 {
             return Err(Error::Usage("--rounds 0: expected at least 1".into()));
         }
-        eval::run(&eval::Config {
+        trials::run(&trials::Config {
             level,
             rounds: args.rounds,
             seed: args.seed,

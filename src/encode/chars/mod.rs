@@ -188,7 +188,7 @@ impl Encoder<'_> {
 mod opening_tests {
     use crate::encode::test_util::{Setup, SAMPLES};
     use crate::encode::{CharStats, Opening};
-    use crate::engine::evaluate;
+    use crate::engine::replay;
     use crate::plan::text_of_opening;
 
     /// Spelling a plan after an opening taken from the encoder's own text for it gives that
@@ -206,7 +206,7 @@ mod opening_tests {
             let whole = encoder
                 .encode_chars(&ct, &plan, &crate::work::Limit::NONE, &mut stats)
                 .unwrap();
-            let e = evaluate(problem, seed, &whole, phrases);
+            let e = replay(problem, seed, &whole, phrases);
             assert!(!e.end.is_error());
             assert_eq!(e.locked as usize, plan.placements.len());
             let n = plan.placements.len();
@@ -234,7 +234,7 @@ mod opening_tests {
 mod span_tests {
     use crate::encode::test_util::Setup;
     use crate::encode::CharStats;
-    use crate::engine::evaluate;
+    use crate::engine::replay;
 
     /// On an 8-row board no unit falls far enough to spell "necronomicon", "vigintillion",
     /// "cthulhu fhtagn!", "john bigboote" or "case nightmare green" alone: the character
@@ -270,7 +270,7 @@ mod span_tests {
                     &mut CharStats::default(),
                 )
                 .unwrap();
-            let e = evaluate(problem, seed, &text, phrases);
+            let e = replay(problem, seed, &text, phrases);
             assert!(!e.end.is_error(), "seed {seed}: {}", e.end);
             assert_eq!(e.locked as usize, plan.placements.len());
             spanned += phrases
@@ -290,7 +290,7 @@ mod span_tests {
 mod first_use_tests {
     use crate::encode::test_util::Setup;
     use crate::encode::CharStats;
-    use crate::engine::evaluate;
+    use crate::engine::replay;
 
     /// Regression: the first unit of a game on an empty 15 x 20 board (problem 13's size), with
     /// every phrase unused, spelt "ei!" again and again, each occurrence valued as a first use
@@ -312,7 +312,7 @@ mod first_use_tests {
                 &mut CharStats::default(),
             )
             .unwrap();
-        let e = evaluate(problem, 0, &text, phrases);
+        let e = replay(problem, 0, &text, phrases);
         let distinct = e.phrase_counts.iter().filter(|&&n| n > 0).count();
         assert!(!e.end.is_error());
         // Measured: "blue hadeskpppkyuggothe laundrynecronomicon", 4 phrases and 1,280 points;

@@ -325,7 +325,7 @@ mod tests {
     use super::super::boards_before;
     use super::*;
     use crate::encode::test_util::{Setup, SAMPLES};
-    use crate::engine::evaluate;
+    use crate::engine::replay;
 
     /// The stages on a whole game of the sample problems: the boards are those before each
     /// lock; the values the backward pass keeps are those the programme computes again; each
@@ -425,7 +425,7 @@ mod tests {
                 (at_once.full, at_once.rep, &at_once.used),
                 (so_far.full, so_far.rep, &so_far.used)
             );
-            let e = evaluate(problem, seed, &whole, phrases);
+            let e = replay(problem, seed, &whole, phrases);
             for &p in &ct.full_ids {
                 let counted = e.phrase_counts[table.phrases[p].score_index] > 0;
                 assert_eq!(

@@ -24,8 +24,8 @@ impl SeedTasks<'_> {
     ) -> Plan {
         let valuer = a.valuer;
         let prefix = match (base, a.base) {
-            (Some(b), Some((_, cut))) => {
-                b.plan.placements[..cut.min(b.plan.placements.len())].to_vec()
+            (Some(b), Some((_, kept))) => {
+                b.plan.placements[..kept.min(b.plan.placements.len())].to_vec()
             }
             _ => Vec::new(),
         };
@@ -73,7 +73,7 @@ impl SeedTasks<'_> {
         base: Option<&GameData>,
         limit: &Limit,
     ) -> (Report, Option<GameData>) {
-        let kept = a.base.map_or(0, |(_, cut)| cut);
+        let kept = a.base.map_or(0, |(_, kept)| kept);
         let base_text = base.map_or("", |b| b.result.solution.as_str());
         // The kept units are spelt as the game they come from spelt them (polished, perhaps):
         // only the units planned anew are spelt.

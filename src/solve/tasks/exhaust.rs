@@ -156,7 +156,7 @@ impl Exhaustive<'_, '_> {
             let chars = (mode == Mode::Chars).then(|| t.prep.chars(t.table));
             let stages = t.stages();
             let s = stages.spell_after(plan, Opening::default(), mode, chars, self.limit);
-            let e = stages.evaluate(&s.text, t.phrases);
+            let e = stages.replay(&s.text, t.phrases);
             let score = if e.end.is_error() { 0 } else { e.score };
             (s.text, s.mode, score)
         });

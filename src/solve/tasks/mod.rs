@@ -20,7 +20,7 @@ use super::policy::{GameId, Outcome, Report, Summary};
 use super::stage::StageRunner;
 use super::{Prepared, SearchOptions, SeedResult, SolveConfig};
 use crate::encode::{Encoder, Mode, PhraseTable};
-use crate::engine::{evaluate, Phrases, Problem};
+use crate::engine::{replay, Phrases, Problem};
 use crate::eval::Weights;
 use crate::plan::{plan_of_text, Plan};
 use std::time::Instant;
@@ -101,7 +101,7 @@ impl<'a> SeedTasks<'a> {
 
     /// Scores a text with the engine (an error scores 0: it must never be the answer).
     pub fn result(&self, solution: String, tag: String, spelling: Mode) -> SeedResult {
-        let e = self.stages().evaluate(&solution, self.phrases);
+        let e = self.stages().replay(&solution, self.phrases);
         debug_assert!(!e.end.is_error(), "{}", e.end);
         SeedResult {
             seed: self.seed,
@@ -140,7 +140,7 @@ impl<'a> SeedTasks<'a> {
             Some(Mode::Chars) => Mode::Chars,
             _ => Mode::Dp,
         };
-        let e = evaluate(self.problem(), self.seed, text, self.phrases);
+        let e = replay(self.problem(), self.seed, text, self.phrases);
         if e.end.is_error() {
             return None;
         }

@@ -1,7 +1,7 @@
 //! The replay model against the engine: frames, owners, undo, checkpoints and phrase counts.
 
 use super::*;
-use crate::engine::evaluate;
+use crate::engine::replay;
 use std::path::Path;
 
 fn problem() -> Problem {
@@ -60,7 +60,7 @@ fn frames_follow_the_engine_and_owners_survive_line_clears() {
     assert!(r.stop().is_none(), "{:?}", r.stop());
     assert!(r.tail().lines() >= 2, "{} lines", r.tail().lines());
     check_frames(&r, &p, 0);
-    let e = evaluate(&p, 0, &text, &Phrases::official());
+    let e = replay(&p, 0, &text, &Phrases::official());
     assert_eq!(r.final_score(), e.score);
     assert_eq!(r.tail().game().move_score(), e.move_score);
     assert_eq!(r.power_at(r.len()), e.power_score);
@@ -98,7 +98,7 @@ fn an_error_stops_the_replay_where_the_evaluator_does() {
     let p = problem();
     // E then W returns the unit to its spawn position.
     let r = Replay::load(&p, 0, "bbp!", Phrases::official());
-    let e = evaluate(&p, 0, "bbp!", &Phrases::official());
+    let e = replay(&p, 0, "bbp!", &Phrases::official());
     let (end, c) = r.stop().unwrap();
     assert_eq!(end, e.end);
     assert_eq!(r.end(), e.end);
@@ -109,11 +109,11 @@ fn an_error_stops_the_replay_where_the_evaluator_does() {
     check_frames(&r, &p, 0);
 
     let r = Replay::load(&p, 0, "b-b", Phrases::official());
-    assert_eq!(r.end(), evaluate(&p, 0, "b-b", &Phrases::official()).end);
+    assert_eq!(r.end(), replay(&p, 0, "b-b", &Phrases::official()).end);
     assert_eq!(r.len(), 1);
 
     let r = Replay::load(&p, 9, "b", Phrases::official());
-    assert_eq!(r.end(), evaluate(&p, 9, "b", &Phrases::official()).end);
+    assert_eq!(r.end(), replay(&p, 9, "b", &Phrases::official()).end);
     assert_eq!(r.len(), 0);
 }
 

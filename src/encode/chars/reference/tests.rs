@@ -3,7 +3,7 @@
 
 use crate::encode::test_util::Setup;
 use crate::encode::{CharStats, CharTables, Encoder, Opening};
-use crate::engine::{evaluate, Problem};
+use crate::engine::{replay, Problem};
 use crate::eval::{LockScorer, Weights, SYSTEMS};
 use crate::plan::{plan_greedy, Plan, PlanConfig};
 use crate::work::Limit;
@@ -35,7 +35,7 @@ impl Tally {
             .encode_chars_reference(&ct, plan, Opening::default(), &Limit::NONE, &mut stats)
             .expect("no deadline");
         let score = |text: &str| {
-            let e = evaluate(problem, seed, text, &setup.phrases);
+            let e = replay(problem, seed, text, &setup.phrases);
             assert!(!e.end.is_error(), "{what}: {}: {text:?}", e.end);
             assert_eq!(e.locked as usize, plan.placements.len(), "{what}: {text:?}");
             e.power_score

@@ -296,10 +296,10 @@ impl SeedState {
             {
                 unvalued.push(g.id);
             }
-            // A re-plan keeps the text of the units before its cut, polished where its base's
+            // A re-plan keeps the text of the units it keeps, polished where its base's
             // were: a polish of it goes on from there.
-            if let Some((base, cut)) = a.base {
-                let polished = self.games.polished_to(base).min(cut);
+            if let Some((base, kept)) = a.base {
+                let polished = self.games.polished_to(base).min(kept);
                 if polished > 0 {
                     super::set_polished_to(&mut self.games.polished_to, g.id, polished);
                 }

@@ -336,28 +336,28 @@ pub(super) mod tests {
         };
         let mut s = dying_seed(16);
         s.widening.width = 16;
-        let (mut survival_cuts, mut other_cuts) = (Vec::new(), Vec::new());
+        let (mut survival_kept, mut other_kept) = (Vec::new(), Vec::new());
         for planned in 10..50 {
             s.games.planned = planned;
             let round = s.tail(ctx, 0.01).expect("a tail fits");
             assert!(s.seconds(round.cost, &o) <= 0.01, "{round:?}");
             for t in &round.tasks {
                 let Task::Attempt(a) = t else { continue };
-                let (_, cut) = a.base.expect("a tail re-plans the best game");
+                let (_, kept) = a.base.expect("a tail re-plans the best game");
                 match a.system >= 5 {
-                    true => survival_cuts.push(cut),
-                    false => other_cuts.push(cut),
+                    true => survival_kept.push(kept),
+                    false => other_kept.push(kept),
                 }
             }
         }
         // At width 16 the others fit about 65 units (a span of 64), `survive` about 260 (256).
         let (least_survival, least_other) = (
-            *survival_cuts.iter().min().unwrap(),
-            *other_cuts.iter().min().unwrap(),
+            *survival_kept.iter().min().unwrap(),
+            *other_kept.iter().min().unwrap(),
         );
-        assert!(least_other >= 300 - 64, "{other_cuts:?}");
-        assert!(least_survival >= 300 - 256, "{survival_cuts:?}");
-        assert!(least_survival < 300 - 64, "{survival_cuts:?}");
+        assert!(least_other >= 300 - 64, "{other_kept:?}");
+        assert!(least_survival >= 300 - 256, "{survival_kept:?}");
+        assert!(least_survival < 300 - 64, "{survival_kept:?}");
     }
 
     /// A dying seed short of time: where no re-plan as wide as `revive_width` fits, its tail

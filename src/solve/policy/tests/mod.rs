@@ -171,10 +171,10 @@ impl World {
                         0,
                         survives,
                     ),
-                    Some((id, cut)) => {
+                    Some((id, keep)) => {
                         let b = games.iter().find(|g| g.id == id).expect("a kept game");
                         let score = b.score as f64 * (0.995 + 0.01 * noise(key(a.rng(), 2)));
-                        (score, cut.min(b.units), b.units)
+                        (score, keep.min(b.units), b.units)
                     }
                 };
                 let spelt = units - kept;
