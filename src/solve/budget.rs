@@ -12,10 +12,14 @@
 //!   starts nothing a shorter one refused): a round of search ([`room`]), an exhaustive search
 //!   ([`exhaust_fits`]), the quick answer's greedy spelling ([`greedy_fits`]), and the horizon a
 //!   round is planned for as seconds before the deadline ([`before_deadline`]);
-//! - each task's cut, from the policy's [`Timing`]: the seconds left before its round's horizon
-//!   turned into counted work at the host's speed ([`cut`], [`quick_cut`]: where the quick
-//!   answer's planning stops, a late beam narrows, a late DP spelling hands over), and the late
-//!   quick answers after a stop ([`stop_grace`]).
+//! - how fast this machine does a work second of planning and of spelling ([`Pace`], learnt per
+//!   seed from its reports: the policy weighs a round's counted work against the time left
+//!   with it, planning and spelling apart, since their paces differ);
+//! - each task's one [`Limit`] ([`limit`], [`quick_limit`]), from the policy's [`Timing`]: the
+//!   seconds left before its round's horizon turned into counted work at the host's speed
+//!   ([`cut`], [`quick_cut`]: where the quick answer's planning stops, a late beam narrows, a
+//!   late DP spelling hands over), and on a real clock the moment of that horizon
+//!   ([`moment`]); and the limit of the late quick answers after a stop ([`stop_limit`]).
 //!
 //! Every constant is a field of [`SearchOptions`] (`src/solve/search.json`). A run by attempts
 //! has no deadline: none of these rules reads the clock for it, so its answers are the same on
@@ -354,6 +358,34 @@ pub struct Timing {
     /// Seconds of the machine at hand per work second (1 on a virtual clock, and before any
     /// measure).
     pub speed: f64,
+}
+
+/// Seconds per work second of one kind of work on the machine at hand, learnt from decayed sums.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Pace {
+    seconds: f64,
+    work: f64,
+}
+
+impl Pace {
+    /// Learns from a task that took `seconds` for `work` work seconds (too small a task is
+    /// not trusted to measure).
+    pub fn learn(&mut self, seconds: f64, work: f64, o: &SearchOptions) {
+        if work > o.clock_least_work {
+            self.seconds = self.seconds * o.clock_decay + seconds;
+            self.work = self.work * o.clock_decay + work;
+        }
+    }
+
+    /// 1 before any measure (the weights are this project's machine's).
+    pub fn speed(&self, o: &SearchOptions) -> f64 {
+        if self.work > o.clock_trusted_work {
+            let [slowest, fastest] = o.clock_speed_range;
+            (self.seconds / self.work).clamp(slowest, fastest)
+        } else {
+            1.0
+        }
+    }
 }
 
 /// The cut of a task starting now, `left` seconds before its round's horizon (on a virtual

@@ -2,19 +2,23 @@
 //! rayon pool, keeps each seed's games (plans and texts) and best answer, and tells the
 //! [`Progress`] of every improvement as it happens.
 //!
-//! Each worker loops: it takes a task of a round in flight, or else asks the policy for a new
-//! round for an idle seed (whose tasks it queues, one per lane), or else waits for a round to
-//! end. A round's reports go to the policy together, in the order of its tasks, once all its
-//! tasks are done, so a seed's rounds are the same whichever worker ran them. The policy never
-//! sees the clock but for the seconds left when it picks a round; the deadline itself is
-//! checked inside the planner and the encoders, unit by unit.
+//! One loop ([`Executor::work`]) over a clock ([`clock`]: the real one, a loop per worker
+//! thread; or a virtual one, every worker simulated on one thread): while a worker is free it
+//! takes a task of a round in flight, or else asks the policy for a new round for an idle seed
+//! (whose tasks it queues, one per lane), or else waits for a report. A round's reports go to
+//! the policy together, in the order of its tasks, once all its tasks are done, so a seed's
+//! rounds are the same whichever worker ran them. The policy never sees the clock but for the
+//! time left when it picks a round; each task gets its [`crate::work::Limit`] from
+//! [`budget`], which the planner and the encoders check unit by unit.
 //!
 //! When the run stops early (Ctrl-C, SIGTERM), the rounds in flight end as at a deadline; seeds
 //! that had no answer yet get their quick answer within [`budget::stop_grace`], and every
 //! seed's best is returned.
 //!
 //! Every time rule it applies (the lanes, the memory's cap on a beam, the horizons, each task's
-//! deadlines) is [`budget`]'s: the executor only reads the clock and hands the times over.
+//! limit) is [`budget`]'s: the executor only reads the clock and hands the times over.
+
+mod clock;
 
 use super::budget::{self, Budget, Preset, Timing};
 use super::policy::{FixedCut, GameId, Outcome, Policy, Report, Round, SeedSetup, Task};
@@ -22,6 +26,7 @@ use super::tasks::{GameData, SeedTasks};
 use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
 use crate::work::Limit;
+use clock::{Clock, RealClock, VirtualClock};
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
@@ -257,11 +262,6 @@ impl<'a> Executor<'a> {
         SeedTasks::new(prep, encoder, self.cfg, s.seed, self.debug)
     }
 
-    /// Seconds left before the deadline (none without one).
-    fn left(&self) -> Option<f64> {
-        self.deadline.map(seconds_to)
-    }
-
     /// The seconds left before each horizon still ahead (the checkpoints of shorter budgets,
     /// then the deadline), given the seconds `left` before the deadline, and how many of them,
     /// first, are revive checkpoints' ([`budget::horizons_with_revivals`]).
@@ -275,75 +275,59 @@ impl<'a> Executor<'a> {
     /// and every round started, in order.
     pub fn run(self) -> RunResult {
         match self.virtual_budget {
-            Some(budget) => self.work_virtually(budget),
+            Some(budget) => self.work(&mut VirtualClock::new(budget, self.workers)),
             None => rayon::scope(|scope| {
                 for _ in 0..self.workers {
-                    scope.spawn(|_| self.work());
+                    scope.spawn(|_| {
+                        self.work(&mut RealClock {
+                            deadline: self.deadline,
+                        })
+                    });
                 }
             }),
         }
         self.finish()
     }
 
-    /// The run on a virtual clock of work seconds ([`Budget::Virtual`]), on this thread: the
-    /// workers are simulated, each task running to its end when it starts and its report
-    /// filed when the virtual clock reaches its end, in the order of those ends. A task that
-    /// ends after the budget counts for nothing, as a deadline would have cut it. Nothing
-    /// reads the real clock, so the run is the same on any machine and under any load.
-    fn work_virtually(&self, budget: f64) {
-        let mut now = 0.0;
-        // The checkpoints announced to the progress so far.
-        let mut announced = 0;
-        // Tasks running: (virtual end, seed, task index, report, game).
-        let mut running: Vec<(f64, usize, usize, Report, Option<GameData>)> = Vec::new();
+    /// The lock on what the workers share.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.shared.lock().expect("no worker panics")
+    }
+
+    /// The run's one loop, on a clock ([`clock`]): one per worker thread on the real clock,
+    /// every worker simulated on this thread on the virtual one. While a worker is free it takes
+    /// a task of a round in flight, or else asks the policy for a new round for an idle seed
+    /// (whose tasks it queues, one per lane); else it waits for a report. Should a task panic (a
+    /// bug), the guard closes the run and wakes the other workers, which end, and the panic goes
+    /// on to the caller: never a hang.
+    fn work(&self, clock: &mut impl Clock) {
+        let _guard = PanicGuard(self);
+        let mut shared = self.lock();
         loop {
-            let mut shared = self.shared.lock().expect("one thread");
-            while running.len() < self.workers && !crate::stop::requested() {
+            if clock.free() {
                 if let Some((seed, index)) = shared.queue.pop_front() {
-                    let q = shared.queued(seed, index);
-                    // The horizon falls this many work seconds of the virtual clock after now.
-                    let left = q.horizon.map(|before| (budget - before - now).max(0.0));
-                    let (mut report, game) = self.run_task(seed, &q, 0, left);
-                    report.plan_seconds = report.plan_work * report.plans as f64;
-                    report.spell_seconds = report.spell_work;
-                    running.push((now + report.work(), seed, index, report, game));
+                    shared = clock.run(self, shared, seed, index);
                     continue;
                 }
-                let Shared {
-                    policy, flights, ..
-                } = &mut *shared;
-                let (horizons, revivals) = self.horizons(budget - now);
-                let idle = |i: usize| flights[i].is_none();
-                match policy.next_with(&idle, Some(&horizons), revivals) {
-                    Some(round) if now < budget => self.start(&mut shared, round),
-                    _ => break,
-                }
-            }
-            let Some(first) =
-                (0..running.len()).min_by(|&a, &b| running[a].0.total_cmp(&running[b].0))
-            else {
-                self.announce(&mut announced, budget, f64::INFINITY);
-                if self.debug {
-                    // What this thread counted, operation by operation, for calibrating the work
-                    // counts against the real seconds a virtual run takes.
-                    let c = crate::work::counts();
-                    for op in crate::work::ALL {
-                        let (n, w) = (c.0[op as usize], c.seconds_of(op));
-                        crate::note!("  counted {op:?}: {n} ({w:.3} work seconds)");
+                if clock.open(&mut shared) {
+                    let (horizons, revivals) = match clock.left().map(|l| self.horizons(l)) {
+                        Some((h, n)) => (Some(h), n),
+                        None => (None, 0),
+                    };
+                    let Shared {
+                        policy, flights, ..
+                    } = &mut *shared;
+                    let idle = |i: usize| flights[i].is_none();
+                    let next = policy.next_with(&idle, horizons.as_deref(), revivals);
+                    if let Some(round) = next.filter(|_| clock.admits()) {
+                        self.start(&mut shared, round);
+                        continue;
                     }
                 }
-                return;
-            };
-            let (end, seed, index, mut report, mut game) = running.swap_remove(first);
-            self.announce(&mut announced, budget, end);
-            now = end;
-            if end > budget {
-                report.outcome = super::policy::Outcome::Unfinished;
-                game = None;
             }
-            if let Some(r) = self.take_report(&mut shared, seed, index, report, game) {
-                drop(shared);
-                self.progress.improved(self.seeds[seed].problem, &r);
+            match clock.wait(self, shared) {
+                Some(held) => shared = held,
+                None => return,
             }
         }
     }
@@ -359,60 +343,6 @@ impl<'a> Executor<'a> {
             }
             self.progress.checkpoint(before);
             *announced += 1;
-        }
-    }
-
-    /// One worker's loop. Should a task panic (a bug), the guard closes the run and wakes the
-    /// other workers, which end, and the panic goes on to the caller: never a hang.
-    fn work(&self) {
-        let _guard = PanicGuard(self);
-        let mut shared = self.shared.lock().expect("no worker panics");
-        loop {
-            if let Some((seed, index)) = shared.queue.pop_front() {
-                shared.running += 1;
-                let q = shared.queued(seed, index);
-                let unanswered = shared.policy.unanswered();
-                drop(shared);
-                let left = q.until.map(seconds_to);
-                let (report, game) = self.run_task(seed, &q, unanswered, left);
-                shared = self.shared.lock().expect("no worker panics");
-                shared.running -= 1;
-                let improved = self.take_report(&mut shared, seed, index, report, game);
-                if let Some(r) = improved {
-                    drop(shared);
-                    self.progress.improved(self.seeds[seed].problem, &r);
-                    shared = self.shared.lock().expect("no worker panics");
-                }
-                self.wake.notify_all();
-                continue;
-            }
-            if crate::stop::passed(self.deadline) {
-                shared.closed = true;
-            }
-            if !shared.closed {
-                let (horizons, revivals) = match self.left().map(|l| self.horizons(l)) {
-                    Some((h, n)) => (Some(h), n),
-                    None => (None, 0),
-                };
-                let Shared {
-                    policy, flights, ..
-                } = &mut *shared;
-                let idle = |i: usize| flights[i].is_none();
-                let next = policy.next_with(&idle, horizons.as_deref(), revivals);
-                if let Some(round) = next {
-                    self.start(&mut shared, round);
-                    continue;
-                }
-            }
-            if shared.running == 0 && shared.flights.iter().all(Option::is_none) {
-                shared.closed = true;
-                self.wake.notify_all();
-                return;
-            }
-            if shared.closed && shared.queue.is_empty() && shared.running == 0 {
-                return;
-            }
-            shared = self.wake.wait(shared).expect("no worker panics");
         }
     }
 

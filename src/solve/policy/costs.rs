@@ -1,6 +1,5 @@
-//! A seed's cost model: what its tasks cost in work seconds ([`Costs`], learnt from the reports),
-//! how fast this machine does a work second of planning and of spelling ([`Pace`]), and the
-//! costs of the tasks the rules weigh ([`Model`]: a plan of some width, an attempt's tries and
+//! A seed's cost model: what its tasks cost in work seconds ([`Costs`], learnt from the reports)
+//! and the costs of the tasks the rules weigh ([`Model`]: a plan of some width, an attempt's tries and
 //! spelling, a polish). It decides nothing: the rules ([`super::seed`]) ask it.
 
 use super::{Cost, SeedSetup, Summary};
@@ -133,32 +132,6 @@ impl Costs {
             factor
         };
         self.chars_measured = true;
-    }
-}
-
-/// Seconds per work second of one kind of work on the machine at hand, learnt from decayed sums.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Pace {
-    seconds: f64,
-    work: f64,
-}
-
-impl Pace {
-    pub fn learn(&mut self, seconds: f64, work: f64, o: &SearchOptions) {
-        if work > o.clock_least_work {
-            self.seconds = self.seconds * o.clock_decay + seconds;
-            self.work = self.work * o.clock_decay + work;
-        }
-    }
-
-    /// 1 before any measure (the weights are this project's machine's).
-    pub fn speed(&self, o: &SearchOptions) -> f64 {
-        if self.work > o.clock_trusted_work {
-            let [slowest, fastest] = o.clock_speed_range;
-            (self.seconds / self.work).clamp(slowest, fastest)
-        } else {
-            1.0
-        }
     }
 }
 

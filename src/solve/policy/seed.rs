@@ -8,13 +8,13 @@
 //! The rules read what happened (scores, work, the preset), never the time left: the policy asks
 //! whether a proposed round fits, and asks for a tail round when it does not.
 
-use super::costs::{Costs, Kinds, Model, Pace};
+use super::costs::{Costs, Kinds, Model};
 use super::widening::{rank_systems, widens, Start, Widening};
 use super::{
     polish_goes_first, Attempt, Cost, GameId, Round, RoundKind, Screen, SeedSetup, Summary, Task,
 };
 use crate::encode::Mode;
-use crate::solve::budget::Preset;
+use crate::solve::budget::{Pace, Preset};
 use crate::solve::stage::Valuer;
 use crate::solve::SearchOptions;
 
