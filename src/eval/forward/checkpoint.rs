@@ -3,8 +3,9 @@
 //! again from the values it found there before instead of from the spawn.
 //!
 //! Invariants: a checkpoint of a key holds the fresh arrivals on its row and the value of every
-//! lock above that row, as the programme worked them out; the checkpoints together hold at most
-//! [`CHECKPOINT_BYTES`] (past it they are all dropped before the next one is kept).
+//! lock above that row, as the programme worked them out; the bytes the checkpoints hold are
+//! counted, and a checkpoint that would take them past [`CHECKPOINT_BYTES`] drops all the
+//! others first, so that their memory stays bounded.
 
 use super::{Forward, FRESH};
 use crate::plan::Lock;
