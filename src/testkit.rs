@@ -2,10 +2,62 @@
 //! ones for property tests (small boards, units grown by a random walk, pivots on or off their
 //! cells), and the small fixed boards several modules' tests play on. Not part of the tool; it
 //! writes problem JSON, which the engine then validates like any input.
+//!
+//! It also holds what the tests of a lower room need from a higher one (the rooms of `src/`
+//! import downwards only, tests included; `tests/code_shape.rs`): the planner's and the
+//! encoders' tests plan with the evaluation's lock scorer, and the planner's check their plans
+//! through the plain encoder. The test kit may use every room, and every test may use it.
 
-use crate::engine::Problem;
+use crate::encode::plain;
+use crate::engine::{replay, Evaluation, Phrases, Problem};
+use crate::eval::{LockScorer, Weights, SYSTEMS};
+use crate::plan::{plan_greedy, Plan, PlanConfig, Tables};
 use rand::Rng;
 use std::path::Path;
+use std::sync::OnceLock;
+
+/// The names of the compiled-in scoring systems, in their order.
+pub fn systems() -> &'static [&'static str] {
+    &SYSTEMS
+}
+
+/// One of the compiled-in scoring systems, drawn from `rng`.
+pub fn random_system(rng: &mut impl Rng) -> &'static str {
+    SYSTEMS[rng.gen_range(0..SYSTEMS.len())]
+}
+
+/// The lock scorer of the compiled-in scoring system `system` on `tables`, its ties broken by
+/// `rng_seed`. Its weights are kept for the whole run, so that the scorer can borrow them.
+pub fn lock_scorer<'a>(tables: &'a Tables, system: &str, rng_seed: u64) -> LockScorer<'a> {
+    static WEIGHTS: OnceLock<Vec<Weights>> = OnceLock::new();
+    let all = WEIGHTS.get_or_init(|| {
+        SYSTEMS
+            .iter()
+            .map(|s| Weights::system(s).expect("a compiled-in system"))
+            .collect()
+    });
+    let i = SYSTEMS
+        .iter()
+        .position(|&s| s == system)
+        .expect("a compiled-in system");
+    LockScorer::new(tables, &all[i], rng_seed)
+}
+
+/// The greedy planner's plan of the whole game of `seed`, with the `balanced` weights: what
+/// the encoders' tests spell.
+pub fn greedy_plan(problem: &Problem, tables: &Tables, seed: u32) -> Plan {
+    let mut scorer = lock_scorer(tables, "balanced", 1);
+    let cfg = PlanConfig::whole_game();
+    plan_greedy(problem, tables, seed, &cfg, &mut scorer)
+}
+
+/// The game of `plan` (planned for `seed`) spelt by the plain encoder, and that text played by
+/// the engine with the official phrases: what the planner's tests check a plan against.
+pub fn played(problem: &Problem, tables: &Tables, seed: u32, plan: &Plan) -> (String, Evaluation) {
+    let text = plain(problem, tables, plan);
+    let e = replay(problem, seed, &text, &Phrases::official());
+    (text, e)
+}
 
 /// A unit as JSON: 1 to `max_cells` cells grown by a random walk from the origin (rightwards
 /// and downwards, so coordinates stay non-negative), the pivot one of its cells or, with

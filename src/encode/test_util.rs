@@ -3,8 +3,7 @@
 
 use super::{CharTables, Encoder, PhraseTable};
 use crate::engine::{Command, Decoded, Phrases, Problem};
-use crate::eval::{LockScorer, Weights};
-use crate::plan::{plan_greedy, Lock, Plan, PlanConfig, Tables, UnitSpace};
+use crate::plan::{Lock, Plan, Tables, UnitSpace};
 use rand::Rng;
 
 /// The bundled sample problems: a small board and a wide one.
@@ -47,10 +46,7 @@ impl Setup {
 
     /// The greedy planner's plan of the whole game of `seed`, with the `balanced` weights.
     pub fn greedy_plan(&self, seed: u32) -> Plan {
-        let weights = Weights::system("balanced").unwrap();
-        let mut scorer = LockScorer::new(&self.tables, &weights, 1);
-        let cfg = PlanConfig::whole_game();
-        plan_greedy(&self.problem, &self.tables, seed, &cfg, &mut scorer)
+        crate::testkit::greedy_plan(&self.problem, &self.tables, seed)
     }
 }
 

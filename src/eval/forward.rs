@@ -29,42 +29,25 @@
 //! **Above the stack.** The values of a row depend only on the rows above it; where those are
 //! the empty board's (every row the unit covers empty, [`UnitSpace::clear_until`]), they are
 //! the same on every board, for a given unit and starting node. So the programme keeps, per
-//! (unit, node, potential or not), a checkpoint: the fresh arrivals on a row [`MARGIN`] rows
-//! above the first row that differs from the empty board, and the values of the locks above it.
+//! (unit, node, potential or not), a checkpoint: the fresh arrivals on a row
+//! [`checkpoint::MARGIN`] rows above the first row that differs from the empty board, and the
+//! values of the locks above it.
 //! A later call whose first differing row lies below the checkpoint starts there: on a tall
 //! board the programme then costs the rows of the stack, not those of the board.
+//!
+//! Files: this one the tables and the programme's run over the rows; [`rows`] the steps along a
+//! row and down to the next; [`checkpoint`] the checkpoints above the stack.
+
+mod checkpoint;
+mod rows;
 
 use crate::encode::automaton::{Automaton, Node};
 use crate::encode::heading::{EAST, FRESH, WEST};
 use crate::encode::PhraseTable;
 use crate::encode::NEG;
 use crate::engine::Command;
-use crate::plan::{bits, Lock, UnitSpace};
-
-/// Rows between a checkpoint and the first row that differs from the empty board when it is
-/// made: the stack may grow that much before the checkpoint is made again.
-const MARGIN: i64 = 8;
-
-/// The most bytes of checkpoints kept; past it they are all dropped before the next one.
-const CHECKPOINT_BYTES: usize = 4 << 20;
-
-/// Where the programme can start again on a board whose rows down to `row` are an empty board's
-/// (see the module doc).
-#[derive(Clone, Debug)]
-struct Checkpoint {
-    row: i64,
-    /// The fresh arrivals on `row`, per column (from the unit's `x_lo`) and node.
-    arrivals: Vec<i32>,
-    /// The values of the locks above `row`, by (row, column, commands), sorted.
-    locks: Vec<((i64, i64, u8), LockValue)>,
-}
-
-/// A lock's value and the node it leaves (`None`: no path reaches it).
-type LockValue = Option<(i32, u32)>;
-
-/// What a checkpoint is kept for: the unit, the node it starts from, and whether the lock
-/// values include the potential.
-type CheckpointKey = (usize, u32, bool);
+use crate::plan::{Lock, UnitSpace};
+use checkpoint::{Checkpoint, CheckpointKey, MARGIN};
 
 /// How many characters ahead the potential of a node looks: the next unit's first few (a
 /// chain such as "ia! ia!" goes on in four, " ia!"). Looking further ahead credits nodes that
@@ -282,196 +265,6 @@ impl Forward {
     }
 }
 
-impl Forward {
-    /// Settles the current row (its free columns `cols`): one step east or west at a time.
-    fn settle(&mut self, cols: &[usize]) {
-        // East: from a fresh arrival or going east, one step on; west, the mirror.
-        for j in 1..cols.len() {
-            let (p, xi) = (cols[j - 1], cols[j]);
-            if p + 1 == xi {
-                self.step_along(p, xi, EAST);
-            }
-        }
-        for j in (0..cols.len().saturating_sub(1)).rev() {
-            let (p, xi) = (cols[j + 1], cols[j]);
-            if xi + 1 == p {
-                self.step_along(p, xi, WEST);
-            }
-        }
-    }
-
-    /// The descents from row `y` (free columns `cols`) into the next: fresh arrivals there. The
-    /// row's values go (only its free columns were written) and the arrivals become the current
-    /// row; false when none arrived.
-    fn descend_row(&mut self, sp: &UnitSpace, free: &[u64], y: i64, cols: &[usize]) -> bool {
-        let na = self.ac.len();
-        let x_lo = sp.x_lo(0);
-        let [sw, se] = [Command::SW, Command::SE].map(|c| {
-            let s = sp.step(crate::plan::State { x: x_lo, y, o: 0 }, c);
-            s.x - x_lo
-        });
-        let below = sp.row(0, y + 1).map_or(&[][..], |(b, n)| &free[b..b + n]);
-        let mut any = false;
-        for &xi in cols {
-            let targets = [(Command::SW, sw), (Command::SE, se)].map(|(c, dx)| {
-                let nxi = xi as i64 + dx;
-                let open = nxi >= 0 && (nxi as usize) < below.len() * 64;
-                (open && bits::get(below, nxi as usize)).then_some((c, nxi as usize))
-            });
-            if targets.iter().any(Option::is_some) {
-                any |= self.descend(xi, targets);
-            }
-        }
-        for &xi in cols {
-            let base = slot_base(xi, na);
-            self.cur[base..base + 3 * na].fill(NEG);
-        }
-        std::mem::swap(&mut self.cur, &mut self.next);
-        any
-    }
-
-    /// Starts from the checkpoint of `key`, if there is one above `clear` (the first row that
-    /// differs from the empty board) that holds the value of every lock above it: those values
-    /// go into `out`, its arrivals into the current row. Returns its row and how many locks of
-    /// `order` lie above it.
-    fn resume(
-        &mut self,
-        key: CheckpointKey,
-        clear: i64,
-        locks: &[Lock],
-        order: &[usize],
-        out: &mut [Option<(i32, u32)>],
-    ) -> Option<(i64, usize)> {
-        let c = self.checkpoints.get(&key).filter(|c| c.row < clear)?;
-        let above = order.partition_point(|&i| locks[i].state.y < c.row);
-        let mut values = Vec::with_capacity(above);
-        for &i in &order[..above] {
-            let l = &locks[i];
-            let at = (l.state.y, l.state.x, l.cmds);
-            let j = c.locks.binary_search_by(|e| e.0.cmp(&at)).ok()?;
-            values.push(c.locks[j].1);
-        }
-        for (&i, v) in order[..above].iter().zip(values) {
-            out[i] = v;
-        }
-        let na = self.ac.len();
-        for (xi, column) in c.arrivals.chunks(na).enumerate() {
-            let base = (xi * 3 + FRESH) * na;
-            for (a, &v) in column.iter().enumerate() {
-                self.cur[base + a] = v;
-            }
-        }
-        Some((c.row, above))
-    }
-
-    /// Keeps a checkpoint for `key` at row `row` (the current row, before it settles): its
-    /// arrivals, and the values of the locks `done` (those above it) found so far in `out`.
-    fn save(
-        &mut self,
-        key: CheckpointKey,
-        row: i64,
-        width: usize,
-        done: &[usize],
-        locks: &[Lock],
-        out: &[Option<(i32, u32)>],
-    ) {
-        let na = self.ac.len();
-        let arrivals: Vec<i32> = (0..width)
-            .flat_map(|xi| (0..na).map(move |a| (xi, a)))
-            .map(|(xi, a)| self.cur[(xi * 3 + FRESH) * na + a])
-            .collect();
-        let mut values: Vec<_> = done
-            .iter()
-            .map(|&i| {
-                let l = &locks[i];
-                ((l.state.y, l.state.x, l.cmds), out[i])
-            })
-            .collect();
-        values.sort_by_key(|e| e.0);
-        let bytes = arrivals.len() * 4 + values.len() * 32;
-        if self.checkpoint_bytes + bytes > CHECKPOINT_BYTES {
-            self.checkpoints.clear();
-            self.checkpoint_bytes = 0;
-        }
-        self.checkpoint_bytes += bytes;
-        let old = self.checkpoints.insert(
-            key,
-            Checkpoint {
-                row,
-                arrivals,
-                locks: values,
-            },
-        );
-        if let Some(old) = old {
-            self.checkpoint_bytes -= old.arrivals.len() * 4 + old.locks.len() * 32;
-        }
-    }
-    /// One step along a row from column `p` to its neighbour `xi`, heading `heading` (east or
-    /// west): from a fresh arrival at `p` or one going that way already.
-    fn step_along(&mut self, p: usize, xi: usize, heading: usize) {
-        let na = self.ac.len();
-        let Forward {
-            cur, best, edges, ..
-        } = self;
-        best.clear();
-        best.extend(
-            (0..na).map(|a| cur[(p * 3 + FRESH) * na + a].max(cur[(p * 3 + heading) * na + a])),
-        );
-        if best.iter().all(|&v| v <= NEG) {
-            return;
-        }
-        let cmd = if heading == EAST {
-            Command::E
-        } else {
-            Command::W
-        };
-        let base = (xi * 3 + heading) * na;
-        for &(a, b, gain) in &edges[cmd as usize] {
-            let v = best[a];
-            if v > NEG {
-                let t = &mut cur[base + b];
-                *t = (*t).max(v + gain);
-            }
-        }
-    }
-
-    /// The descents from column `xi` into the free columns `targets` of the next row (by SW and
-    /// SE), where they arrive fresh; whether any value there rose. A descent's value does not
-    /// depend on the heading it leaves, so the best of the three is carried.
-    fn descend(&mut self, xi: usize, targets: [Option<(Command, usize)>; 2]) -> bool {
-        let na = self.ac.len();
-        let Forward {
-            cur,
-            next,
-            best,
-            edges,
-            ..
-        } = self;
-        let base = slot_base(xi, na);
-        best.clear();
-        best.extend((0..na).map(|a| {
-            cur[base + a]
-                .max(cur[base + na + a])
-                .max(cur[base + 2 * na + a])
-        }));
-        if best.iter().all(|&v| v <= NEG) {
-            return false;
-        }
-        let mut any = false;
-        for (c, nxi) in targets.into_iter().flatten() {
-            let to = (nxi * 3 + FRESH) * na;
-            for &(a, b, gain) in &edges[c as usize] {
-                let v = best[a];
-                if v > NEG && v + gain > next[to + b] {
-                    next[to + b] = v + gain;
-                    any = true;
-                }
-            }
-        }
-        any
-    }
-}
-
 /// Where the values of column `xi` start (headings and nodes follow).
 #[inline]
 fn slot_base(xi: usize, na: usize) -> usize {
@@ -501,6 +294,7 @@ fn potential(succ: &[[Vec<Node>; 4]], gains: &[i32]) -> Vec<i32> {
 
 #[cfg(test)]
 mod tests {
+    use super::checkpoint::LockValue;
     use super::*;
     use crate::engine::{Game, Outcome, Phrases, Problem};
     use crate::plan::{gen_locks, Scratch, Tables};

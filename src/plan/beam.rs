@@ -350,8 +350,8 @@ fn board_hash(sim: &Sim) -> u64 {
 mod tests {
     use super::*;
     use crate::engine::Problem;
-    use crate::eval::{LockScorer, Weights};
     use crate::plan::plan_greedy;
+    use crate::testkit::{lock_scorer, played};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
     use std::path::Path;
@@ -397,8 +397,7 @@ mod tests {
         let p = Problem::from_json(json, Path::new("t")).unwrap();
         let t = Tables::new(&p);
         let cfg = PlanConfig::whole_game();
-        let w = Weights::system("low").unwrap();
-        let scorer = || LockScorer::new(&t, &w, 3);
+        let scorer = || lock_scorer(&t, "low", 3);
         let g = plan_greedy(&p, &t, 5, &cfg, &mut scorer());
         assert_eq!(
             g.placements,
@@ -417,8 +416,7 @@ mod tests {
         ] {
             let wide = plan_beam(&p, &t, 5, &cfg, shape, &mut scorer());
             assert!(!wide.placements.is_empty());
-            let text = crate::encode::plain(&p, &t, &wide);
-            let e = crate::engine::replay(&p, 5, &text, &crate::engine::Phrases::official());
+            let (text, e) = played(&p, &t, 5, &wide);
             assert!(!e.end.is_error());
             assert_eq!(e.move_score, wide.move_score);
             assert_eq!(e.locked as usize, wide.placements.len());
@@ -428,8 +426,7 @@ mod tests {
             from.prefix = wide.placements[..half].to_vec();
             let rest = plan_beam(&p, &t, 5, &from, shape, &mut scorer());
             assert_eq!(rest.placements[..half], wide.placements[..half]);
-            let text2 = crate::encode::plain(&p, &t, &rest);
-            let e2 = crate::engine::replay(&p, 5, &text2, &crate::engine::Phrases::official());
+            let (_, e2) = played(&p, &t, 5, &rest);
             assert!(!e2.end.is_error());
             assert_eq!(e2.move_score, rest.move_score);
             assert_eq!(e2.locked as usize, rest.placements.len());
@@ -462,8 +459,7 @@ mod tests {
                 continue;
             };
             let t = Tables::new(&p);
-            let w = Weights::system("survive").unwrap();
-            let scorer = || LockScorer::new(&t, &w, case as u64);
+            let scorer = || lock_scorer(&t, "survive", case as u64);
             let shape = BeamShape::of_width(8);
             let mut cfg = PlanConfig::whole_game();
             let plain = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
@@ -477,8 +473,7 @@ mod tests {
                 died += 1;
                 longer += (m > n) as usize;
             }
-            let text = crate::encode::plain(&p, &t, &revived);
-            let e = crate::engine::replay(&p, case, &text, &crate::engine::Phrases::official());
+            let (_, e) = played(&p, &t, case, &revived);
             assert!(!e.end.is_error(), "case {case}");
             assert_eq!(e.locked as usize, m, "case {case}");
         }
@@ -500,8 +495,7 @@ mod tests {
             let system = ["fill", "survive"][case as usize % 2];
             let width = [1, 4][case as usize / 2 % 2];
             let mut cfg = PlanConfig::whole_game();
-            let w = Weights::system(system).unwrap();
-            let scorer = || LockScorer::new(&t, &w, case as u64);
+            let scorer = || lock_scorer(&t, system, case as u64);
             cfg.revive_budget = 0;
             let shape = BeamShape::of_width(width);
             let plain = plan_beam(&p, &t, case, &cfg, shape, &mut scorer());
@@ -516,8 +510,7 @@ mod tests {
                 died += 1;
                 longer += (m > n) as usize;
             }
-            let text = crate::encode::plain(&p, &t, &revived);
-            let e = crate::engine::replay(&p, case, &text, &crate::engine::Phrases::official());
+            let (_, e) = played(&p, &t, case, &revived);
             assert!(!e.end.is_error(), "case {case}");
             assert_eq!(e.move_score, revived.move_score, "case {case}");
             assert_eq!(e.locked as usize, m, "case {case}");
@@ -551,10 +544,9 @@ mod tests {
         // Locks clearing one line and two lines, over the three seeds.
         let clears = |system: &str| {
             let cfg = PlanConfig::whole_game();
-            let w = Weights::system(system).unwrap();
             let mut counts = [0usize; 3];
             for &seed in &p.seeds {
-                let plan = plan_beam(&p, &t, seed, &cfg, shape, &mut LockScorer::new(&t, &w, 1));
+                let plan = plan_beam(&p, &t, seed, &cfg, shape, &mut lock_scorer(&t, system, 1));
                 assert_eq!(plan.placements.len(), 120, "{system} plays every unit");
                 let mut sim = Sim::new(&p);
                 for pl in &plan.placements {

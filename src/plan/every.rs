@@ -149,7 +149,6 @@ pub fn every_game(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{replay, Phrases};
     use crate::testkit::{problem_json, unit_json};
     use std::path::Path;
 
@@ -182,17 +181,15 @@ mod tests {
             assert!(every.games.len() > 10, "{} games", every.games.len());
             let best = every.games[0].move_score;
             for g in &every.games {
-                let text = crate::encode::plain(&p, &t, g);
-                let e = replay(&p, seed, &text, &Phrases::official());
+                let (_, e) = crate::testkit::played(&p, &t, seed, g);
                 assert!(!e.end.is_error(), "{}", e.end);
                 assert_eq!(e.move_score, g.move_score);
                 assert_eq!(e.locked as usize, g.placements.len());
                 assert!(g.move_score <= best);
             }
-            for system in crate::eval::SYSTEMS {
+            for system in crate::testkit::systems() {
                 let cfg = crate::plan::PlanConfig::whole_game();
-                let w = crate::eval::Weights::system(system).unwrap();
-                let mut scorer = crate::eval::LockScorer::new(&t, &w, 1);
+                let mut scorer = crate::testkit::lock_scorer(&t, system, 1);
                 let shape = crate::plan::BeamShape::of_width(64);
                 let beam = crate::plan::plan_beam(&p, &t, seed, &cfg, shape, &mut scorer);
                 assert!(beam.move_score <= best, "{system}: {}", beam.move_score);
@@ -290,8 +287,7 @@ mod tests {
             }
             for g in &every.games {
                 ended += usize::from(g.placements.len() < source.len());
-                let text = crate::encode::plain(&p, &t, g);
-                let e = replay(&p, seed, &text, &Phrases::official());
+                let (_, e) = crate::testkit::played(&p, &t, seed, g);
                 assert!(!e.end.is_error(), "{}: {json}", e.end);
                 assert_eq!(e.move_score, g.move_score, "{json}");
                 assert_eq!(e.locked as usize, g.placements.len(), "{json}");

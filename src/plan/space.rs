@@ -10,18 +10,22 @@
 //! bit `i` of row `y` is set when the unit fits with its pivot at `(x_lo + i, y)`. Reachability is
 //! then a flood fill on those bit rows, row by row from the spawn downwards (no command raises the
 //! pivot), and the locks are the reachable states with a command that leads to a non-free state
-//! (listed by the child module `locks`).
+//! (listed by the child module `locks`). The free map and the flood are the child module
+//! `reach`'s; the orientations no path reaches are emptied by the child module `prune`.
 //! Paths to a lock are [`super::path`]'s job, the shape outlines the heuristic reads
 //! [`super::outline`]'s, and the reusable stamp sets [`super::scratch`]'s.
 
 mod locks;
 mod prune;
+mod reach;
+
+pub use reach::ReachBufs;
 
 use super::bits;
 use super::outline::Outline;
 use super::rowmask::{RowMask, RowSpace};
 use crate::engine::hex::column_offset;
-use crate::engine::{offset_step, Board, Cell, Command, Dir, Unit};
+use crate::engine::{offset_step, Cell, Command, Dir, Unit};
 
 /// A unit's position: pivot and canonical orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,54 +111,6 @@ pub struct UnitSpace {
     clear: Clear,
 }
 
-/// Where a reach reads its free map: a whole map ([`Whole`]), or one worked out row by row as
-/// the reach goes down ([`Lazy`]).
-trait FreeRows {
-    /// Makes the map's rows ready down to pivot row `y` (every orientation's).
-    fn ready(&mut self, space: &UnitSpace, y: i64);
-    /// The map, ready down to the last row asked for.
-    fn map(&self) -> &[u64];
-}
-
-/// A free map worked out whole beforehand.
-struct Whole<'a>(&'a [u64]);
-
-impl FreeRows for Whole<'_> {
-    fn ready(&mut self, _: &UnitSpace, _: i64) {}
-    fn map(&self) -> &[u64] {
-        self.0
-    }
-}
-
-/// A free map on `board` (first filled row `top`) worked out down to pivot row `done - 1`.
-struct Lazy<'a> {
-    board: &'a Board,
-    top: i64,
-    done: i64,
-    free: &'a mut Vec<u64>,
-}
-
-impl FreeRows for Lazy<'_> {
-    fn ready(&mut self, space: &UnitSpace, y: i64) {
-        if y >= self.done {
-            space.free_rows(self.board, self.top, self.free, self.done..y + 1);
-            self.done = y + 1;
-        }
-    }
-    fn map(&self) -> &[u64] {
-        self.free
-    }
-}
-
-/// Buffers for [`UnitSpace::reach`], kept between calls so that move generation allocates
-/// nothing.
-#[derive(Debug, Default)]
-pub struct ReachBufs {
-    tmp: Vec<u64>,
-    row: Vec<u64>,
-    allowed: Vec<u64>,
-}
-
 impl UnitSpace {
     pub fn new(unit: &Unit, width: usize, height: usize) -> UnitSpace {
         let k = unit.distinct_orientations() as u8;
@@ -238,94 +194,6 @@ impl UnitSpace {
         space.layout = RowMask::new(&space);
         space.clear = space.empty_board();
         space
-    }
-
-    /// Move generation on an empty board of the space's size (see [`Clear`]).
-    fn empty_board(&self) -> Clear {
-        let board = Board::new(self.width, self.height);
-        let (mut free, mut reach) = (Vec::new(), Vec::new());
-        self.free_map(&board, &mut free);
-        self.reach(&free, &mut reach, &mut ReachBufs::default());
-        let rows = self
-            .orients
-            .iter()
-            .map(|r| {
-                std::array::from_fn(|parity| {
-                    let yi = (parity as i64 - r.y_lo).rem_euclid(2) as usize;
-                    if yi < r.ny {
-                        let b = r.row_base + yi * r.nw;
-                        free[b..b + r.nw].to_vec()
-                    } else {
-                        vec![0; r.nw]
-                    }
-                })
-            })
-            .collect();
-        // The first row from which every row has all its free states reachable.
-        let row_full = |y: i64| {
-            (0..self.k).all(|o| match self.row(o, y) {
-                Some((b, n)) => reach[b..b + n] == free[b..b + n],
-                None => true,
-            })
-        };
-        // Rows above every orientation's first row hold no state; stopping at the first row
-        // (rather than at row 0) matters when the spawn lies billions of rows down.
-        let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
-        let mut full_from = self.y_end;
-        while full_from > first.max(0) && row_full(full_from - 1) {
-            full_from -= 1;
-        }
-        let reach_rows = self
-            .orients
-            .iter()
-            .map(|r| {
-                let rows = (full_from - r.y_lo).clamp(0, r.ny as i64) as usize;
-                reach[r.row_base..r.row_base + rows * r.nw].to_vec()
-            })
-            .collect();
-        let locks = (0..self.k)
-            .map(|o| {
-                let mut v = Vec::new();
-                let r = &self.orients[o as usize];
-                for yi in 0..r.ny {
-                    self.row_locks(&free, &reach, o, yi, |l| v.push(l));
-                }
-                v
-            })
-            .collect();
-        Clear {
-            rows,
-            reach: reach_rows,
-            locks,
-        }
-    }
-
-    /// The first pivot row where the free map `free` differs from an empty board's for some
-    /// orientation: the rows above it are clear (`y_end` when none differs; the first row of any
-    /// orientation while the space is being built).
-    pub fn clear_until(&self, free: &[u64]) -> i64 {
-        self.clear_until_in(&mut Whole(free))
-    }
-
-    /// [`UnitSpace::clear_until`] on a free map whose rows `src` works out as they are read.
-    fn clear_until_in<S: FreeRows>(&self, src: &mut S) -> i64 {
-        let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
-        if self.clear.rows.is_empty() {
-            return first;
-        }
-        for y in first..self.y_end {
-            src.ready(self, y);
-            let free = src.map();
-            let parity = y.rem_euclid(2) as usize;
-            for o in 0..self.k {
-                if let Some((b, n)) = self.row(o, y) {
-                    if free[b..b + n] != self.clear.rows[o as usize][parity][..] {
-                        return y;
-                    }
-                }
-            }
-        }
-        self.y_end
     }
 
     /// The layout of one row of states over all orientations.
@@ -442,56 +310,6 @@ impl UnitSpace {
         Command::usable(self.rotates())
     }
 
-    /// Fills `free` with the bit rows of the states where the unit fits on `board`.
-    pub fn free_map(&self, board: &Board, free: &mut Vec<u64>) {
-        free.clear();
-        free.resize(self.row_words, 0);
-        self.free_rows(board, self.clear_top(board), free, i64::MIN..i64::MAX);
-    }
-
-    /// The first row of `board` with a filled cell, below which the free map must be worked
-    /// out (0 while the space is being built, which has no empty board's rows to copy yet).
-    fn clear_top(&self, board: &Board) -> i64 {
-        if self.clear.rows.is_empty() {
-            0
-        } else {
-            (0..board.height())
-                .find(|&y| board.row_count(y) > 0)
-                .unwrap_or(board.height()) as i64
-        }
-    }
-
-    /// Works out the rows of the free map `free` on `board`, whose first filled row is `top`,
-    /// for the pivot rows `ys` of every orientation.
-    fn free_rows(&self, board: &Board, top: i64, free: &mut [u64], ys: std::ops::Range<i64>) {
-        for (o, r) in self.orients.iter().enumerate() {
-            let lo = (ys.start.max(r.y_lo) - r.y_lo) as usize;
-            let hi = (ys.end.min(r.y_lo + r.ny as i64) - r.y_lo).max(0) as usize;
-            for yi in lo..hi {
-                let y = r.y_lo + yi as i64;
-                // Rows whose cells all lie above the stack are those of an empty board.
-                let row = &mut free[r.row_base + yi * r.nw..r.row_base + (yi + 1) * r.nw];
-                if y + r.max_dy < top {
-                    row.copy_from_slice(&self.clear.rows[o][y.rem_euclid(2) as usize]);
-                    continue;
-                }
-                bits::full_row(row, r.nx);
-                for &(dx, dy) in &r.cells[y.rem_euclid(2) as usize] {
-                    let board_row = board.row((y + dy) as usize);
-                    let shift = r.x_lo + dx;
-                    // Empty cells are the zero bits of the board row; the board's padding is
-                    // filled, and columns left of 0 read as filled too.
-                    for (j, w) in row.iter_mut().enumerate() {
-                        *w &= bits::empty_window(board_row, board.width(), j as i64 * 64 + shift);
-                    }
-                    if row.iter().all(|&w| w == 0) {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-
     /// Whether the unit fits at `s` according to `free`.
     #[inline]
     pub fn is_free(&self, free: &[u64], s: State) -> bool {
@@ -503,122 +321,6 @@ impl UnitSpace {
         bits::get(&free[r.row_base + yi as usize * r.nw..], xi as usize)
     }
 
-    /// Fills `reach` with the states reachable from the spawn (no-repeat paths exist to all of
-    /// them). Returns false, with `reach` empty, when the spawn itself is not free.
-    pub fn reach(&self, free: &[u64], reach: &mut Vec<u64>, bufs: &mut ReachBufs) -> bool {
-        self.reach_in(&mut Whole(free), reach, bufs)
-    }
-
-    /// [`UnitSpace::free_map`] then [`UnitSpace::reach`] at once, the free map's rows worked
-    /// out only down to the row below the last one the reach gets to; the rows past it are left
-    /// zero, as nothing reads them. A probe of the stack evaluation
-    /// ([`super::stackmap::reached`]) on a board whose stack the unit cannot get through works
-    /// out a few rows instead of all of them. The reach is theirs, to the bit (the test
-    /// `the_lazy_reach_is_the_eager_one` compares them on random boards).
-    pub fn reach_on(
-        &self,
-        board: &Board,
-        free: &mut Vec<u64>,
-        reach: &mut Vec<u64>,
-        bufs: &mut ReachBufs,
-    ) -> bool {
-        free.clear();
-        free.resize(self.row_words, 0);
-        let mut src = Lazy {
-            board,
-            top: self.clear_top(board),
-            done: i64::MIN,
-            free,
-        };
-        self.reach_in(&mut src, reach, bufs)
-    }
-
-    /// [`UnitSpace::reach`] on a free map whose rows `src` works out as they are read.
-    fn reach_in<S: FreeRows>(
-        &self,
-        src: &mut S,
-        reach: &mut Vec<u64>,
-        bufs: &mut ReachBufs,
-    ) -> bool {
-        reach.clear();
-        reach.resize(self.row_words, 0);
-        let s0 = self.spawn_state();
-        src.ready(self, s0.y);
-        if !self.is_free(src.map(), s0) {
-            return false;
-        }
-        let mut y = s0.y;
-        let clear = self.clear_until_in(src);
-        if clear > s0.y + 1 {
-            // The rows above the stack are the empty board's: from the last of them on, the
-            // rows are worked out (that row flooded again, which adds nothing).
-            y = clear - 1;
-            self.empty_reach(y, reach);
-        } else {
-            let r0 = &self.orients[0];
-            bits::set(
-                &mut reach[r0.row_base + (s0.y - r0.y_lo) as usize * r0.nw..],
-                (s0.x - r0.x_lo) as usize,
-            );
-        }
-        let k = self.k;
-        let layout = &self.layout;
-        let ReachBufs { tmp, row, allowed } = bufs;
-        row.resize(layout.len, 0);
-        allowed.resize(layout.len, 0);
-        while y < self.y_end {
-            // The rows this one reads: its own and the one below.
-            src.ready(self, y + 1);
-            let free = src.map();
-            // Close the row under E/W moves and rotations.
-            layout.load(self, reach, y, row);
-            layout.load(self, free, y, allowed);
-            layout.flood(self, row, allowed, tmp);
-            layout.store(self, row, y, reach);
-            // Descend.
-            let [sw, se] = descent_offsets(y);
-            let mut any = false;
-            for o in 0..k {
-                let (Some((b, n)), Some((b2, _))) = (self.row(o, y), self.row(o, y + 1)) else {
-                    continue;
-                };
-                tmp.clear();
-                tmp.resize(n, 0);
-                // Bit `i` of row `y + 1` comes from the bits `i - sw` and `i - se` of row `y`.
-                bits::or_shifted(tmp, &reach[b..b + n], -se);
-                bits::or_shifted(tmp, &reach[b..b + n], -sw);
-                for j in 0..n {
-                    let add = tmp[j] & free[b2 + j];
-                    reach[b2 + j] |= add;
-                    any |= add != 0;
-                }
-            }
-            if !any {
-                break;
-            }
-            y += 1;
-        }
-        true
-    }
-
-    /// Writes the reachable states of an empty board into `reach`, for the rows down to `last`.
-    fn empty_reach(&self, last: i64, reach: &mut [u64]) {
-        let c = &self.clear;
-        for (o, r) in self.orients.iter().enumerate() {
-            let rows = (last + 1 - r.y_lo).clamp(0, r.ny as i64) as usize;
-            let kept = c.reach[o].len() / r.nw.max(1);
-            for yi in 0..rows {
-                let b = r.row_base + yi * r.nw;
-                let src = if yi < kept {
-                    &c.reach[o][yi * r.nw..(yi + 1) * r.nw]
-                } else {
-                    &c.rows[o][(r.y_lo + yi as i64).rem_euclid(2) as usize][..]
-                };
-                reach[b..b + r.nw].copy_from_slice(src);
-            }
-        }
-    }
-
     /// The cells of the unit times the words of their bit rows, summed over its orientations:
     /// the word operations [`UnitSpace::free_map`] spends on a board row it works out (the
     /// measure of that work for the work counts, [`crate::work::Op::MapCell`]).
@@ -627,24 +329,6 @@ impl UnitSpace {
             .iter()
             .map(|r| (r.cells[0].len() + r.cells[1].len()).div_ceil(2) * r.nw)
             .sum::<usize>() as u64
-    }
-
-    /// The lowest board row that a cell of any state in `reach` (a reach of this space, as
-    /// [`UnitSpace::reach_on`] leaves it) covers; -1 when the reach is empty. Filling cells
-    /// below it cannot change the reach: no state it holds covers them, and filling cells frees
-    /// no state.
-    pub fn deepest_row(&self, reach: &[u64]) -> i64 {
-        let mut deepest = -1;
-        for r in &self.orients {
-            if r.nw == 0 {
-                continue;
-            }
-            let rows = &reach[r.row_base..r.row_base + r.ny * r.nw];
-            if let Some(yi) = rows.chunks(r.nw).rposition(|w| w.iter().any(|&b| b != 0)) {
-                deepest = deepest.max(r.y_lo + yi as i64 + r.max_dy);
-            }
-        }
-        deepest
     }
 
     /// The states of a row, on average (all orientations): the measure of a row's work for the

@@ -2,7 +2,7 @@
 //! boards.
 
 use super::*;
-use crate::engine::{Phrases, Problem};
+use crate::engine::{Board, Phrases, Problem};
 use crate::plan::{Bfs, Stamps};
 use crate::testkit::problem;
 use std::path::Path;

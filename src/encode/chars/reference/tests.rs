@@ -4,7 +4,6 @@
 use crate::encode::test_util::Setup;
 use crate::encode::{CharStats, CharTables, Encoder, Opening};
 use crate::engine::{replay, Problem};
-use crate::eval::{LockScorer, Weights, SYSTEMS};
 use crate::plan::{plan_greedy, Plan, PlanConfig};
 use crate::work::Limit;
 use rand::{Rng, SeedableRng};
@@ -83,9 +82,8 @@ fn the_encoder_scores_as_the_reference_on_random_games() {
             continue;
         };
         let setup = Setup::new(&json);
-        let system = SYSTEMS[rng.gen_range(0..SYSTEMS.len())];
-        let weights = Weights::system(system).unwrap();
-        let mut scorer = LockScorer::new(&setup.tables, &weights, rng.gen());
+        let system = crate::testkit::random_system(&mut rng);
+        let mut scorer = crate::testkit::lock_scorer(&setup.tables, system, rng.gen());
         let seed = problem.seeds[0];
         let cfg = PlanConfig::whole_game();
         let plan = plan_greedy(&problem, &setup.tables, seed, &cfg, &mut scorer);
