@@ -8,7 +8,7 @@
 //!
 //! **Pieces.** [`shapes`] (the shapes and their rotations), [`block`] (exact search in one block
 //! of at most 8 x 8), [`packer`] (boxes by decreasing score, large boxes cut into blocks solved in
-//! parallel), [`eval`] (random bags, each solved by a separate process whose wall time is
+//! parallel), [`trials`] (random bags, each solved by a separate process whose wall time is
 //! measured).
 //!
 //! Invariant: every answer printed is valid (the packer ends with a trivial packing if nothing

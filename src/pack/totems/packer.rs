@@ -28,7 +28,7 @@
 //!
 //! Coordinates are the server's: x to the right, y up, the box's corner at (0, 0).
 //!
-//! Files: this one the boxes, the packing of one box and the answer; [`deal`] the blocks of a
+//! Files: this one the boxes, the packing of one box and the answer; `deal` the blocks of a
 //! large box, the deal of the bag to them and the swaps between them.
 
 mod deal;

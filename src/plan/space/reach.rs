@@ -207,7 +207,7 @@ impl UnitSpace {
     /// [`UnitSpace::free_map`] then [`UnitSpace::reach`] at once, the free map's rows worked
     /// out only down to the row below the last one the reach gets to; the rows past it are left
     /// zero, as nothing reads them. A probe of the stack evaluation
-    /// ([`super::stackmap::reached`]) on a board whose stack the unit cannot get through works
+    /// ([`crate::plan::stackmap::reached`]) on a board whose stack the unit cannot get through works
     /// out a few rows instead of all of them. The reach is theirs, to the bit (the test
     /// `the_lazy_reach_is_the_eager_one` compares them on random boards).
     pub fn reach_on(

@@ -12,7 +12,7 @@ impl SeedTasks<'_> {
     /// Part `part` of `parts` of the seed's every game ([`crate::plan::every`], valued at `rate`
     /// points per row fallen): the games whose place in the order of value is `part` modulo
     /// `parts`, spelt by the DP encoder in that order within
-    /// [`super::options::ExhaustOptions::dp_share`] of the search's work, then by the character
+    /// [`crate::solve::options::ExhaustOptions::dp_share`] of the search's work, then by the character
     /// and the greedy encoders, the best spelt by the DP encoder and the best valued in turn,
     /// until the work is spent. The best text of all is the answer. The work is counted, not
     /// timed, so the search is the same at every budget (but where `limit` stops it);
