@@ -382,11 +382,6 @@ impl Limit {
         Limit::new(Cut::NONE, until)
     }
 
-    /// The moment the task must stop by, if it has one.
-    pub fn moment(&self) -> Option<Instant> {
-        self.until
-    }
-
     /// Whether the task must stop now: its moment has passed, or a stop is requested.
     pub fn stopped(&self) -> bool {
         crate::stop::passed(self.until)
