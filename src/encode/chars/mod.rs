@@ -16,9 +16,9 @@
 //! its heading, and only the root needs one value per heading.
 //!
 //! **Whole game.** A backward pass over the units gives, for each unit, the value of entering it
-//! at its spawn in each automaton node (the *terminal* values of the unit before; on wide boards
-//! computed within a narrower corridor than the walks'). The forward walk then spells unit after
-//! unit ([`spell`]): a search over exact states (visited positions of the row included) under the
+//! at its spawn in each automaton node (the *terminal* values of the unit before), window by
+//! window of units, each valued from a little past its end, so that the values it keeps for the
+//! walks fit in memory. The forward walk then spells unit after unit ([`spell`]): a search over exact states (visited positions of the row included) under the
 //! programme's values, which bound every exact path from above, finds the best path to the
 //! planned lock and the best locking character for what follows: depth first at the bound (where
 //! it is tight, the path is found after a few nodes per character), then below it until a path
@@ -171,6 +171,7 @@ impl Encoder<'_> {
             boards: boards_before(self.problem, plan),
             limit: *limit,
             rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
+            window: spell::window_for(self, ct),
         };
         let mut so_far = SoFar::new(self.table.phrases.len());
         so_far.push(ct, opening.text);

@@ -27,15 +27,19 @@ pub struct CharTables {
     pub corridor: Option<i64>,
 }
 
-/// Columns each side of a unit's shortest path the programme covers on wide boards.
-pub const CORRIDOR: i64 = 10;
+/// Columns each side of a unit's shortest path the programme covers on wide boards: with the
+/// backward pass in the same corridor, 12 re-spelt the stored games of the wide problems (7,
+/// 14, 24) to more than 10 did on each, and 14 lost on problem 7 (docs/tuning.md).
+pub const CORRIDOR: i64 = 12;
 
-/// The corridor for a board `width` columns wide: none where the board is at most three
-/// corridors wide, because there the whole width costs little more and a corridor was measured
-/// to lose words (boards 8 and 10 wide); on wider boards the programme's size follows the path,
-/// not the board.
+/// The widest board the programme covers whole: there the whole width costs little more than a
+/// corridor, and a corridor was measured to lose words (boards 8 and 10 wide).
+pub const WHOLE_WIDTH: usize = 30;
+
+/// The corridor for a board `width` columns wide: none up to [`WHOLE_WIDTH`]; on wider boards
+/// the programme's size follows the path, not the board.
 pub fn corridor_for(width: usize) -> Option<i64> {
-    (width as i64 > 3 * CORRIDOR).then_some(CORRIDOR)
+    (width > WHOLE_WIDTH).then_some(CORRIDOR)
 }
 
 /// The most nodes the automaton of repeated phrases may have.

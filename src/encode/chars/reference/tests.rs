@@ -183,3 +183,49 @@ fn stored_games_spelt_by_both() {
     }
     eprintln!("{tally:?}");
 }
+
+/// The stored games of `solutions/` re-spelt whole by the encoder alone, every stored seed:
+/// the score and time per game and in all (by hand: `cargo test --release --lib
+/// chars::reference::tests::stored_games_respelt -- --ignored --nocapture`; about a minute),
+/// to compare two versions of the encoder on the games the solver plays.
+#[test]
+#[ignore]
+fn stored_games_respelt() {
+    let (mut total, mut seconds) = (0u64, 0.0);
+    for (name, json) in official() {
+        let setup = Setup::new(&json);
+        let problem = &setup.problem;
+        let store = format!(
+            "{}/solutions/problem_{}.json",
+            env!("CARGO_MANIFEST_DIR"),
+            problem.id
+        );
+        let Ok(text) = std::fs::read_to_string(&store) else {
+            continue;
+        };
+        let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
+        for entry in &entries {
+            let seed = entry["seed"].as_u64().unwrap() as u32;
+            let solution = entry["solution"].as_str().unwrap();
+            let plan = crate::plan::plan_of_text(problem, &setup.tables, seed, solution).unwrap();
+            let start = std::time::Instant::now();
+            let mut stats = CharStats::default();
+            let text = encoder
+                .encode_chars(&ct, &plan, &Limit::NONE, &mut stats)
+                .expect("no deadline");
+            let secs = start.elapsed().as_secs_f64();
+            let e = replay(problem, seed, &text, &setup.phrases);
+            assert!(!e.end.is_error(), "{name} seed {seed}: {}", e.end);
+            assert_eq!(e.locked as usize, plan.placements.len());
+            eprintln!(
+                "{name} seed {seed}: {} units, {} points, {secs:.2} s",
+                plan.placements.len(),
+                e.score
+            );
+            total += e.score;
+            seconds += secs;
+        }
+    }
+    eprintln!("in all: {total} points, {seconds:.1} s");
+}
