@@ -1,5 +1,6 @@
 //! The shape of a problem's games, from replaying its answers: how deep the units lock, how many
-//! descents each walks, and how much power each character of the answer carries.
+//! descents each walks, how many characters each takes, and how much power each character of the
+//! answer carries.
 //!
 //! `hextris bench` prints these beside each problem's score (issue 71), so that a change to the
 //! search shows what it moved: games that keep the stack low lock their units on deeper rows, walk
@@ -47,19 +48,20 @@ impl GameShape {
         self.power += power;
     }
 
-    /// The columns: mean lock row, descents per unit, power per character.
+    /// The columns: mean lock row, descents per unit, characters per unit, power per character.
     pub fn columns(&self) -> String {
         let per_unit = |v: f64| v / self.units.max(1) as f64;
         format!(
-            " {:>6.1} {:>6.1} {:>6.2}",
+            " {:>6.1} {:>6.1} {:>6.1} {:>6.2}",
             per_unit(self.lock_rows as f64),
             per_unit(self.descents as f64),
+            per_unit(self.chars as f64),
             self.power as f64 / self.chars.max(1) as f64
         )
     }
 
     /// The header of [`GameShape::columns`].
-    pub const HEADER: &'static str = "   lock desc/u  pw/ch";
+    pub const HEADER: &'static str = "   lock desc/u  chr/u  pw/ch";
 }
 
 /// The shape of a problem's answers, each with its power score.
@@ -107,7 +109,13 @@ mod tests {
         assert!(power > 0);
         assert_eq!(
             shape.columns(),
-            format!(" {:>6.1} {:>6.1} {:>6.2}", 4.5, 5.0, power as f64 / 12.0)
+            format!(
+                " {:>6.1} {:>6.1} {:>6.1} {:>6.2}",
+                4.5,
+                5.0,
+                6.0,
+                power as f64 / 12.0
+            )
         );
     }
 }
