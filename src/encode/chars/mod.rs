@@ -164,15 +164,8 @@ impl Encoder<'_> {
         let first = opening.units.min(n);
         crate::work::add(crate::work::Op::CharsCall, 1);
         crate::work::add(crate::work::Op::CharsUnit, (n - first) as u64);
-        let forward = spell::Forward {
-            encoder: self,
-            ct,
-            plan,
-            boards: boards_before(self.problem, plan),
-            limit: *limit,
-            rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
-            window: spell::window_for(self, ct),
-        };
+        let window = spell::window_for(self, ct);
+        let forward = spell::Forward::new(self, ct, plan, *limit, window);
         let mut so_far = SoFar::new(self.table.phrases.len());
         so_far.push(ct, opening.text);
         let expanded = stats.expansions;

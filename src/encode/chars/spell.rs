@@ -116,7 +116,27 @@ pub(super) fn window_for(encoder: &Encoder, ct: &CharTables) -> usize {
     (KEEP_BYTES / bytes.max(1)).max(MIN_WINDOW)
 }
 
-impl Forward<'_> {
+impl<'a> Forward<'a> {
+    /// `plan` to spell with `encoder` and `ct` within `limit`, the backward pass in windows of
+    /// `window` units.
+    pub(super) fn new(
+        encoder: &'a Encoder<'a>,
+        ct: &'a CharTables,
+        plan: &'a Plan,
+        limit: Limit,
+        window: usize,
+    ) -> Forward<'a> {
+        Forward {
+            encoder,
+            ct,
+            plan,
+            boards: super::boards_before(encoder.problem, plan),
+            limit,
+            rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
+            window,
+        }
+    }
+
     fn space(&self, u: usize) -> &UnitSpace {
         &self.encoder.tables.spaces[self.plan.placements[u].unit]
     }
@@ -126,30 +146,19 @@ impl Forward<'_> {
         fall_rows(self.encoder.tables, &self.plan.placements[u])
     }
 
-    /// Builds unit `u`'s region into `region` on the board before it, within `corridor`
-    /// columns of its shortest path (`None`: all); false when its spawn cannot reach its lock.
-    fn build_in(
-        &self,
-        u: usize,
-        corridor: Option<i64>,
-        region: &mut Region,
-        bufs: &mut Bufs,
-        free: &mut Vec<u64>,
-    ) -> bool {
+    /// Builds unit `u`'s region into `region` on the board before it, within the corridor of
+    /// its shortest path ([`CharTables::corridor`]); false when its spawn cannot reach its lock.
+    fn build(&self, u: usize, region: &mut Region, bufs: &mut Bufs, free: &mut Vec<u64>) -> bool {
         let sp = self.space(u);
         sp.free_map(&self.boards[u], free);
-        region.build(sp, free, self.plan.placements[u].lock.key, corridor, bufs)
-    }
-
-    /// [`Forward::build_in`] the walks' corridor.
-    fn build(&self, u: usize, region: &mut Region, bufs: &mut Bufs, free: &mut Vec<u64>) -> bool {
-        self.build_in(u, self.ct.corridor, region, bufs, free)
+        let key = self.plan.placements[u].lock.key;
+        region.build(sp, free, key, self.ct.corridor, bufs)
     }
 
     /// Spells the units from `first` on after the text `so_far`, and the units it spelt to;
     /// `None` once the limit stops it. Where `enough` is given, it is asked after each unit whether
-    /// to stop there (with the units spelt so far), and the limit stops the walks the same
-    /// way: the text then ends with the last unit spelt.
+    /// to stop there (with the units spelt so far), and the limit stops the walks and the
+    /// windows' backward passes the same way: the text then ends with the last unit spelt.
     pub(super) fn spell(
         &self,
         first: usize,
@@ -161,20 +170,24 @@ impl Forward<'_> {
         let n = self.plan.placements.len();
         let window = self.window.max(1);
         let mut back: Option<Backward> = None;
+        // Where a stop leaves the text: with `enough`, the units spelt so far (none spelt is
+        // no answer); without, no answer.
+        let stop = |so_far: SoFar, u: usize, stats: &mut CharStats, scratch: &Scratch| {
+            stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
+            (enough.is_some() && u > first).then_some((so_far.text, u))
+        };
         for u in first..n {
             let passed = self.limit.stopped();
-            if let Some(enough) = enough {
-                if u > first && (passed || enough(u - first)) {
-                    stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
-                    return Some((so_far.text, u));
-                }
-            }
-            if passed {
-                return None;
+            if passed || enough.is_some_and(|enough| u > first && enough(u - first)) {
+                return stop(so_far, u, stats, &scratch);
             }
             if back.as_ref().is_none_or(|b| u >= b.end) {
                 let end = ((u / window + 1) * window).min(n);
-                back = Some(self.backward(u, end, &mut scratch, stats)?);
+                // The limit may stop a window's backward pass: as at a stop between units.
+                match self.backward(u, end, &mut scratch, stats) {
+                    Some(b) => back = Some(b),
+                    None => return stop(so_far, u, stats, &scratch),
+                }
             }
             let back = back.as_mut().expect("a window holds every unit");
             let kept = back.kept[u - back.start].take();
@@ -372,7 +385,6 @@ impl Forward<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::boards_before;
     use super::*;
     use crate::encode::test_util::{Setup, SAMPLES};
     use crate::engine::replay;
@@ -396,15 +408,7 @@ mod tests {
                 .encode_chars(&ct, &plan, &Limit::NONE, &mut stats)
                 .unwrap();
 
-            let forward = Forward {
-                encoder: &encoder,
-                ct: &ct,
-                plan: &plan,
-                boards: boards_before(problem, &plan),
-                limit: Limit::NONE,
-                rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
-                window: n,
-            };
+            let forward = Forward::new(&encoder, &ct, &plan, Limit::NONE, n);
             assert!(window_for(&encoder, &ct) >= MIN_WINDOW);
             assert_eq!(forward.boards.len(), n);
             assert_eq!(forward.boards[0], problem.board);
@@ -514,6 +518,46 @@ mod tests {
         }
     }
 
+    /// Regression: a limit that passed while a window's backward pass ran gave no text at all
+    /// to a caller that keeps the units spelt so far (a polish of part of a game), where a stop
+    /// between units gives them; now both give the units spelt before the window.
+    #[test]
+    fn a_stop_in_a_later_window_keeps_the_units_spelt() {
+        let setup = Setup::new(SAMPLES[1]);
+        let (encoder, ct) = (setup.encoder(), setup.char_tables());
+        let plan = setup.greedy_plan(setup.problem.seeds[0]);
+        let fresh = || SoFar::new(setup.table.phrases.len());
+        let mut stats = CharStats::default();
+        let whole = Forward::new(&encoder, &ct, &plan, Limit::NONE, 5);
+        let (text, n) = whole.spell(0, fresh(), &mut stats, None).unwrap();
+        assert!(n > 10);
+        let moment = std::time::Instant::now() + std::time::Duration::from_secs(1);
+        let limited = Forward::new(&encoder, &ct, &plan, Limit::until(Some(moment)), 5);
+        // Asked before the second window, the caller waits for the moment to pass and says go
+        // on: the limit then stops that window's backward pass.
+        let enough = |done: usize| {
+            while done == 5 && std::time::Instant::now() <= moment {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            false
+        };
+        let (part, units) = limited
+            .spell(0, fresh(), &mut stats, Some(&enough))
+            .unwrap();
+        assert_eq!(units, 5);
+        assert!(
+            text.starts_with(&part),
+            "{part:?} is not how {text:?} begins"
+        );
+        let e = replay(
+            &setup.problem,
+            setup.problem.seeds[0],
+            &part,
+            &setup.phrases,
+        );
+        assert_eq!(e.locked, 5);
+    }
+
     /// The windows against one window over the whole game (their slow twin, whose memory grows
     /// with the game), on random games with windows of 1 to 5 units: every text locks every
     /// unit without an error, and the windows' texts score as the whole game's but for a few
@@ -563,15 +607,7 @@ mod tests {
             if n == 0 {
                 continue;
             }
-            let forward = |window| Forward {
-                encoder: &encoder,
-                ct: &ct,
-                plan: &plan,
-                boards: boards_before(problem, &plan),
-                limit: Limit::NONE,
-                rep_gains: CharTables::gains(&ct.rep, &ct.rep_ids, |p| ct.repeat[p]),
-                window,
-            };
+            let forward = |window| Forward::new(&encoder, &ct, &plan, Limit::NONE, window);
             let score = |window| {
                 let mut stats = CharStats::default();
                 let fresh = SoFar::new(table.phrases.len());

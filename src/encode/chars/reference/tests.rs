@@ -124,6 +124,13 @@ fn official() -> Vec<(String, String)> {
         .collect()
 }
 
+/// The entries of problem `id` in `solutions/` (`None` when it has no file there).
+fn stored(id: i64) -> Option<Vec<serde_json::Value>> {
+    let store = format!("{}/solutions/problem_{id}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&store).ok()?;
+    Some(serde_json::from_str(&text).unwrap())
+}
+
 /// On the official problems (their first seed's greedy plan, its first 30 units), the encoder
 /// scores as the reference or more in all, and on no problem less by more than a few
 /// repetitions. Measured: 152,482 against 152,238; 7 problems higher, 2 lower (by 34 and 40).
@@ -147,8 +154,8 @@ fn the_encoder_scores_as_the_reference_on_the_official_problems() {
 }
 
 /// The stored games of `solutions/` re-spelt whole by both encoders, problem by problem (by
-/// hand: `cargo test --release --lib chars::reference::tests::stored -- --ignored
-/// --nocapture`; minutes, most of them the reference's).
+/// hand: `cargo test --release --lib chars::reference::tests::stored_games_spelt_by_both --
+/// --ignored --nocapture`; minutes, most of them the reference's).
 #[test]
 #[ignore]
 fn stored_games_spelt_by_both() {
@@ -156,15 +163,9 @@ fn stored_games_spelt_by_both() {
     for (name, json) in official() {
         let setup = Setup::new(&json);
         let problem = &setup.problem;
-        let store = format!(
-            "{}/solutions/problem_{}.json",
-            env!("CARGO_MANIFEST_DIR"),
-            problem.id
-        );
-        let Ok(text) = std::fs::read_to_string(&store) else {
+        let Some(entries) = stored(problem.id) else {
             continue;
         };
-        let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
         let seed = problem.seeds[0];
         let Some(entry) = entries.iter().find(|e| e["seed"] == seed) else {
             continue;
@@ -195,15 +196,9 @@ fn stored_games_respelt() {
     for (name, json) in official() {
         let setup = Setup::new(&json);
         let problem = &setup.problem;
-        let store = format!(
-            "{}/solutions/problem_{}.json",
-            env!("CARGO_MANIFEST_DIR"),
-            problem.id
-        );
-        let Ok(text) = std::fs::read_to_string(&store) else {
+        let Some(entries) = stored(problem.id) else {
             continue;
         };
-        let entries: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
         let (encoder, ct) = (setup.encoder(), setup.char_tables());
         for entry in &entries {
             let seed = entry["seed"].as_u64().unwrap() as u32;
