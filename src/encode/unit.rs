@@ -204,7 +204,7 @@ pub(crate) mod fixture {
     use super::{Job, UnitGeometry};
     use crate::encode::PhraseTable;
     use crate::engine::{Phrases, Problem};
-    use crate::plan::{Lock, ReachBufs, Stamps, UnitSpace};
+    use crate::plan::{KeySet, Lock, ReachBufs, UnitSpace};
     use rand::Rng;
 
     pub struct Case {
@@ -231,7 +231,7 @@ pub(crate) mod fixture {
             if !space.reach(&free, &mut reach, &mut ReachBufs::default()) {
                 return None;
             }
-            space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
+            space.locks(&free, &reach, false, &mut locks, &mut KeySet::default());
             let table = PhraseTable::new(&Phrases::official());
             let geometry = super::geometry_of(&table, space.k);
             let words = table.words.iter().map(|w| w.text.clone()).collect();

@@ -20,7 +20,7 @@ pub use beam::{plan_beam, BeamShape};
 pub use eval::{Candidates, Evaluator, Scored, StateMemo};
 pub use outline::Outline;
 pub use rowmask::RowMask;
-pub use scratch::{Bfs, Stamps};
+pub use scratch::{Bfs, KeySet};
 pub use space::{Lock, LockKey, ReachBufs, State, UnitSpace};
 pub use stackmap::StackMap;
 
@@ -56,7 +56,7 @@ pub struct Scratch {
     pub bufs: ReachBufs,
     pub locks: Vec<Lock>,
     pub bfs: Bfs,
-    pub seen: Stamps,
+    pub seen: KeySet,
 }
 
 /// A simulated game as the planner sees it: the board and what scoring needs.

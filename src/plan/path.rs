@@ -122,7 +122,7 @@ impl UnitSpace {
 mod tests {
     use crate::engine::Command;
     use crate::engine::{Game, Outcome, Phrases};
-    use crate::plan::{Bfs, ReachBufs, Stamps, UnitSpace};
+    use crate::plan::{Bfs, KeySet, ReachBufs, UnitSpace};
     use crate::testkit::problem;
 
     #[test]
@@ -135,7 +135,7 @@ mod tests {
             (vec![], vec![], ReachBufs::default(), vec![]);
         space.free_map(&p.board, &mut free);
         assert!(space.reach(&free, &mut reach, &mut tmp));
-        space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
+        space.locks(&free, &reach, false, &mut locks, &mut KeySet::default());
         assert!(locks.len() > 10);
         let mut bfs = Bfs::default();
         for lock in &locks {

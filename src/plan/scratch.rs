@@ -1,36 +1,67 @@
-//! Reusable buffers of the planner's searches, cleared in O(1) by a generation stamp per element
-//! instead of a sweep: a set of small integers ([`Stamps`], the lock deduplication) and the
-//! breadth-first search over a dense state index with parent links ([`Bfs`], the paths).
+//! Reusable buffers of the planner's searches: a set of lock keys ([`KeySet`], the lock
+//! deduplication, a bit per key, cleared by a sweep of its few words) and the breadth-first
+//! search over a dense state index with parent links ([`Bfs`], the paths, cleared in O(1) by a
+//! generation stamp per state).
 //!
-//! Invariant: an element is in the set (or seen by the search) exactly when its stamp equals the
-//! current generation; when the generation counter wraps, every stamp is reset once.
+//! Invariant: a state is seen by the search exactly when its stamp equals the current
+//! generation; when the generation counter wraps, every stamp is reset once.
 
-/// A set of small integers with O(1) clearing: a generation stamp per element.
+/// A set of lock keys ([`crate::plan::LockKey`]: a shape class and the anchor cell, on the
+/// board) as bits: per class and anchor row, a bit row of anchor columns, so that the locks of a
+/// whole row of states are told apart from the member sets already found by a few word
+/// operations.
 #[derive(Debug, Default)]
-pub struct Stamps {
-    stamp: Vec<u32>,
-    generation: u32,
+pub struct KeySet {
+    bits: Vec<u64>,
+    /// Words per bit row, and rows per class.
+    nw: usize,
+    height: usize,
 }
 
-impl Stamps {
-    /// Empties the set and makes room for elements below `n`.
-    pub fn begin(&mut self, n: usize) {
-        if self.stamp.len() < n {
-            self.stamp.resize(n, 0);
-        }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.generation = 1;
-        }
+impl KeySet {
+    /// Empties the set, for the keys of `classes` classes on a board of `width` by `height`.
+    pub fn begin(&mut self, classes: usize, width: usize, height: usize) {
+        self.nw = width.div_ceil(64);
+        self.height = height;
+        self.bits.clear();
+        self.bits.resize(classes * height * self.nw, 0);
     }
 
-    /// Adds `i`; false when it was already there.
+    fn base(&self, class: u8, y: i64) -> usize {
+        debug_assert!(y >= 0 && (y as usize) < self.height);
+        (class as usize * self.height + y as usize) * self.nw
+    }
+
+    /// Adds the key; false when it was already there.
     #[inline]
-    pub fn insert(&mut self, i: usize) -> bool {
-        let fresh = self.stamp[i] != self.generation;
-        self.stamp[i] = self.generation;
+    pub fn insert(&mut self, (class, x, y): (u8, i64, i64)) -> bool {
+        let i = self.base(class, y) + x as usize / 64;
+        let bit = 1u64 << (x as usize % 64);
+        let fresh = self.bits[i] & bit == 0;
+        self.bits[i] |= bit;
         fresh
+    }
+
+    /// The keys of class `class`, anchor row `y` and anchor columns `x..x + 64`, as bits (bit 0
+    /// = column `x`; columns off the board read as absent).
+    #[inline]
+    pub fn window(&self, class: u8, y: i64, x: i64) -> u64 {
+        let b = self.base(class, y);
+        super::bits::window(&self.bits[b..b + self.nw], x)
+    }
+
+    /// Adds the keys of [`KeySet::window`]'s bits `m` (which must lie on the board).
+    #[inline]
+    pub fn add_window(&mut self, class: u8, y: i64, x: i64, m: u64) {
+        let b = self.base(class, y);
+        let row = &mut self.bits[b..b + self.nw];
+        let (q, r) = (x.div_euclid(64), x.rem_euclid(64) as u32);
+        if q >= 0 && (q as usize) < row.len() {
+            row[q as usize] |= m << r;
+        }
+        if r > 0 && q + 1 >= 0 && ((q + 1) as usize) < row.len() {
+            row[(q + 1) as usize] |= m >> (64 - r);
+        }
     }
 }
 
@@ -97,29 +128,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn stamps_forget_everything_at_each_begin() {
-        let mut s = Stamps::default();
-        s.begin(10);
-        assert!(s.insert(3));
-        assert!(!s.insert(3));
-        assert!(s.insert(9));
-        s.begin(10);
-        assert!(s.insert(3), "a new generation starts empty");
-        // Growing keeps the old elements out.
-        s.begin(20);
-        assert!(s.insert(19) && s.insert(3));
+    fn key_sets_forget_everything_at_each_begin() {
+        let mut s = KeySet::default();
+        s.begin(2, 100, 3);
+        assert!(s.insert((1, 70, 2)));
+        assert!(!s.insert((1, 70, 2)));
+        assert!(s.insert((0, 70, 2)) && s.insert((1, 70, 1)));
+        s.begin(2, 100, 3);
+        assert!(s.insert((1, 70, 2)), "a new set starts empty");
     }
 
+    /// Windows read and add keys across word boundaries, from columns left of the board too.
     #[test]
-    fn stamps_survive_the_generation_wrapping() {
-        let mut s = Stamps::default();
-        s.begin(4);
-        s.insert(1);
-        s.generation = u32::MAX;
-        s.stamp[2] = u32::MAX;
-        s.begin(4);
-        assert_eq!(s.generation, 1);
-        assert!(s.insert(1) && s.insert(2), "no stale stamp after the wrap");
+    fn key_set_windows_cross_words() {
+        let mut s = KeySet::default();
+        s.begin(1, 130, 2);
+        s.add_window(0, 1, 60, 0b1011);
+        for x in [60, 61, 63] {
+            assert!(!s.insert((0, x, 1)), "{x}");
+        }
+        assert!(s.insert((0, 62, 1)) && s.insert((0, 60, 0)));
+        assert_eq!(s.window(0, 1, 59), 0b11110);
+        s.add_window(0, 0, -3, 0b1_1000);
+        assert_eq!(s.window(0, 0, 0) & 0xff, 0b11);
+        s.add_window(0, 0, 127, 0b111);
+        assert_eq!(s.window(0, 0, 126), 0b1110);
     }
 
     #[test]

@@ -67,6 +67,9 @@ struct Orient {
     state_base: usize,
     /// The lowest row of its cells below the pivot (the same for both parities).
     max_dy: i64,
+    /// Whether another orientation has the same shape class, so that the two may hold the
+    /// same member set: only then are its locks checked against those already found.
+    shared: bool,
 }
 
 /// What move generation finds on an empty board, kept so that the rows above a board's stack
@@ -163,7 +166,12 @@ impl UnitSpace {
                 row_base: 0,
                 state_base: 0,
                 max_dy,
+                shared: false,
             });
+        }
+        for o in 0..orients.len() {
+            let class = orients[o].key[0].0;
+            orients[o].shared = orients.iter().filter(|r| r.key[0].0 == class).count() > 1;
         }
         prune::prune_unreachable(&mut orients, unit.spawn());
         let (mut row_words, mut states) = (0, 0);

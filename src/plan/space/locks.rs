@@ -1,11 +1,12 @@
 //! The locks of a unit: among the states its flood reached ([`UnitSpace::reach`]), those where
 //! some command leaves the free states, found a bit row at a time, with the commands that lock
 //! there. The rows above the stack take the empty board's locks, cached when the space is built.
-//! A lock is one per member set: states with the same cells are merged by their key.
+//! A lock is one per member set: states with the same cells are merged by their key, a row of
+//! states at a time, where orientations share a shape class.
 
 use super::{bits, descent_offsets, Lock, State, UnitSpace};
 use crate::engine::Command;
-use crate::plan::scratch::Stamps;
+use crate::plan::scratch::KeySet;
 
 impl UnitSpace {
     /// Lists the distinct locks (by member set) among the reachable states, in row order. With
@@ -18,25 +19,14 @@ impl UnitSpace {
         reach: &[u64],
         supported: bool,
         out: &mut Vec<Lock>,
-        seen: &mut Stamps,
+        seen: &mut KeySet,
     ) {
         out.clear();
         // A member set is identified by its class and anchor cell, and the anchor is a member,
-        // so it lies on the board: a dense stamp array dedupes without hashing.
-        seen.begin(self.classes * self.width * self.height);
-        let (w, h) = (self.width as i64, self.height as i64);
-        let mut emit = |lock: Lock| {
-            let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
-            if supported && lock.cmds & descends == 0 {
-                return;
-            }
-            let key = lock.key;
-            debug_assert!(key.1 >= 0 && key.1 < w && key.2 >= 0 && key.2 < h);
-            let slot = (key.0 as i64 * h + key.2) * w + key.1;
-            if seen.insert(slot as usize) {
-                out.push(lock);
-            }
-        };
+        // so it lies on the board: a bit per key dedupes without hashing, and only where
+        // another orientation shares the class.
+        seen.begin(self.classes, self.width, self.height);
+        let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
         // The locks of a row depend on its free and reachable states and on the free states of
         // the row below: above the stack, they are the empty board's.
         let clear = self.clear_until(free);
@@ -47,26 +37,35 @@ impl UnitSpace {
                 let y = r.y_lo + yi as i64;
                 if y + 1 < clear {
                     while next < cached.len() && cached[next].state.y <= y {
-                        if cached[next].state.y == y {
-                            emit(cached[next]);
-                        }
+                        let lock = cached[next];
                         next += 1;
+                        if lock.state.y < y || supported && lock.cmds & descends == 0 {
+                            continue;
+                        }
+                        if !r.shared || seen.insert(lock.key) {
+                            out.push(lock);
+                        }
                     }
                     continue;
                 }
-                self.row_locks(free, reach, o as u8, yi, &mut emit);
+                let seen = if r.shared { Some(&mut *seen) } else { None };
+                self.row_locks(free, reach, o as u8, yi, supported, seen, |l| out.push(l));
             }
         }
     }
 
     /// Calls `emit` for every reachable state of row `yi` of orientation `o` where some command
-    /// locks the unit, in column order, with those commands (before any merge by member set).
+    /// locks the unit (with `supported`, a descent), in column order, with those commands. With
+    /// `seen`, the states whose member sets it holds are left out and the others added to it.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn row_locks(
         &self,
         free: &[u64],
         reach: &[u64],
         o: u8,
         yi: usize,
+        supported: bool,
+        mut seen: Option<&mut KeySet>,
         mut emit: impl FnMut(Lock),
     ) {
         let r = &self.orients[o as usize];
@@ -79,6 +78,8 @@ impl UnitSpace {
         }
         let [sw_dx, se_dx] = descent_offsets(y);
         let below = self.row(o, y + 1);
+        // The key of the state in column x is (class, x + kdx, y + kdy).
+        let (class, kdx, kdy) = r.key[y.rem_euclid(2) as usize];
         for (j, &here) in row.iter().enumerate() {
             if here == 0 {
                 continue;
@@ -109,22 +110,27 @@ impl UnitSpace {
                     masks[cmd as usize] = here & !f2;
                 }
             }
-            let mut any = masks.iter().fold(0, |a, m| a | m);
+            let mut any = if supported {
+                masks[Command::SW as usize] | masks[Command::SE as usize]
+            } else {
+                masks.iter().fold(0, |a, m| a | m)
+            };
+            let key_x = r.x_lo + at + kdx;
+            if let Some(seen) = seen.as_deref_mut() {
+                any &= !seen.window(class, y + kdy, key_x);
+                seen.add_window(class, y + kdy, key_x, any);
+            }
             while any != 0 {
                 let t = any.trailing_zeros() as usize;
                 any &= any - 1;
-                let state = State {
-                    x: r.x_lo + (j * 64 + t) as i64,
-                    y,
-                    o,
-                };
+                let x = r.x_lo + (j * 64 + t) as i64;
                 let cmds = (0..6)
                     .filter(|&c| masks[c] >> t & 1 == 1)
                     .fold(0u8, |a, c| a | 1 << c);
                 emit(Lock {
-                    state,
+                    state: State { x, y, o },
                     cmds,
-                    key: self.key(state),
+                    key: (class, x + kdx, y + kdy),
                 });
             }
         }

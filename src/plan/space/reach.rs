@@ -108,7 +108,7 @@ impl UnitSpace {
                 let mut v = Vec::new();
                 let r = &self.orients[o as usize];
                 for yi in 0..r.ny {
-                    self.row_locks(&free, &reach, o, yi, |l| v.push(l));
+                    self.row_locks(&free, &reach, o, yi, false, None, |l| v.push(l));
                 }
                 v
             })

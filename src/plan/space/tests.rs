@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::engine::{Board, Phrases, Problem};
-use crate::plan::{Bfs, Stamps};
+use crate::plan::{Bfs, KeySet};
 use crate::testkit::problem;
 use std::path::Path;
 
@@ -145,7 +145,7 @@ fn random_boards_reach_and_paths_agree_with_the_engine() {
         if !space.reach(&free, &mut reach, &mut tmp) {
             continue;
         }
-        space.locks(&free, &reach, false, &mut locks, &mut Stamps::default());
+        space.locks(&free, &reach, false, &mut locks, &mut KeySet::default());
         let mut bfs = Bfs::default();
         for lock in &locks {
             let (mut cmds, end) = space
@@ -227,14 +227,14 @@ fn the_rows_above_the_stack_are_the_empty_boards() {
                 &got.1,
                 supported,
                 &mut got.2,
-                &mut Stamps::default(),
+                &mut KeySet::default(),
             );
             slow.locks(
                 &want.0,
                 &want.1,
                 supported,
                 &mut want.2,
-                &mut Stamps::default(),
+                &mut KeySet::default(),
             );
             assert_eq!(got.2, want.2, "case {cases} supported {supported}: {json}");
         }
@@ -283,4 +283,58 @@ fn the_lazy_reach_is_the_eager_one() {
         }
     });
     assert!(lazier > 500, "only {lazier} lazy maps left rows unworked");
+}
+
+/// The locks by their definition, the slow twin of [`UnitSpace::locks`]: every reachable state,
+/// in the order of the dense state index (orientation, row, column), where some command leaves
+/// the free states (and, with `supported`, a descent does), the first state of each member set.
+fn naive_locks(space: &UnitSpace, free: &[u64], reach: &[u64], supported: bool) -> Vec<Lock> {
+    let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
+    let mut keys = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for idx in 0..space.states {
+        let state = space.state_of(idx);
+        if space.index(state) != Some(idx) || !space.is_free(reach, state) {
+            continue;
+        }
+        let cmds = space.lock_cmds(free, state);
+        if cmds == 0 || supported && cmds & descends == 0 {
+            continue;
+        }
+        let key = space.key(state);
+        if keys.insert(key) {
+            out.push(Lock { state, cmds, key });
+        }
+    }
+    out
+}
+
+/// The locks of move generation against their definition ([`naive_locks`]), supported or not,
+/// in order, with their commands, on random stacks (boards one to three words wide, units of
+/// up to 6 cells with pivots on and off their cells, so that orientations share member sets),
+/// the empty board's cached rows included.
+#[test]
+fn the_locks_are_the_reachable_states_that_lock_first_per_member_set() {
+    let (mut shared, mut locks_seen) = (0, 0);
+    each_random_stack(71, 3000, |cases, p, json, _| {
+        let space = UnitSpace::new(&p.units[0], p.width, p.height);
+        let (mut free, mut reach, mut bufs) = (vec![], vec![], ReachBufs::default());
+        space.free_map(&p.board, &mut free);
+        if !space.reach(&free, &mut reach, &mut bufs) {
+            return;
+        }
+        let mut seen = KeySet::default();
+        for supported in [false, true] {
+            let mut got = Vec::new();
+            space.locks(&free, &reach, supported, &mut got, &mut seen);
+            let want = naive_locks(&space, &free, &reach, supported);
+            assert_eq!(got, want, "case {cases} supported {supported}: {json}");
+            locks_seen += got.len();
+        }
+        shared += (space.classes < space.k as usize) as usize;
+    });
+    assert!(
+        shared > 500 && locks_seen > 100_000,
+        "{shared} shared, {locks_seen} locks"
+    );
 }
