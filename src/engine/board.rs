@@ -52,6 +52,13 @@ impl Board {
         self.words[y * self.stride + x / 64] >> (x % 64) & 1 == 1
     }
 
+    /// Cell `(x, y)` of the board as a bit (1: filled). The cell must lie on the board.
+    #[inline]
+    pub fn cell_bit(&self, x: usize, y: usize) -> u64 {
+        debug_assert!(x < self.width && y < self.height);
+        self.words[y * self.stride + x / 64] >> (x % 64) & 1
+    }
+
     /// Fills an on-board cell.
     pub fn fill(&mut self, x: usize, y: usize) {
         debug_assert!(x < self.width && y < self.height);

@@ -9,7 +9,7 @@
 
 use crate::engine::{lock_points, Board};
 use crate::error::{Error, Result};
-use crate::plan::{State, UnitSpace};
+use crate::plan::{Outline, State, UnitSpace};
 use serde::{Deserialize, Serialize};
 
 /// The features a lock is scored by, written once: the fields of [`Weights`] and [`Features`],
@@ -246,15 +246,22 @@ impl Features {
     /// Computes the features of locking `space`'s unit at `s` on `board`, after a lock that
     /// cleared `ls_old` lines.
     pub fn of(board: &Board, space: &UnitSpace, s: State, ls_old: usize) -> Features {
-        Features::of_counted(board, |y| board.row_count(y), space, s, ls_old)
+        let w = board.width() as f64;
+        let fill = |n: usize| {
+            let frac = n as f64 / w;
+            frac * frac
+        };
+        Features::of_counted(board, |y| board.row_count(y), fill, space, s, ls_old)
     }
 
-    /// [`Features::of`] with the filled cells of each row of `board` given by `row_count`: the
-    /// scorer counts them once per board rather than once per lock.
+    /// [`Features::of`] with the filled cells of each row of `board` given by `row_count`, and
+    /// the square of a row's fill fraction by `fill` (of its filled cells): the scorer counts
+    /// the rows once per board rather than once per lock, and squares from a table.
     #[inline]
     pub fn of_counted(
         board: &Board,
         row_count: impl Fn(usize) -> usize,
+        fill: impl Fn(usize) -> f64,
         space: &UnitSpace,
         s: State,
         ls_old: usize,
@@ -267,37 +274,90 @@ impl Features {
             if filled as i64 == w {
                 f.lines += 1;
             } else {
-                let frac = filled as f64 / w as f64;
-                f.row_fill += frac * frac;
+                f.row_fill += fill(filled);
             }
         }
         // Each end of a run of added cells gains a transition next to an empty cell and loses
         // one next to a filled cell (walls count as filled). Rows that clear are counted too;
-        // they vanish anyway and the error is small.
-        for &(dx, dy) in &outline.run_ends {
-            f.transitions += if board.is_filled(s.x + dx, s.y + dy) {
-                -1.0
-            } else {
-                1.0
-            };
-        }
-        for &(dx, dy, below) in &outline.neighbours {
-            let (nx, ny) = (s.x + dx, s.y + dy);
-            if ny >= h {
-                f.contact_floor += 1.0;
-            } else if nx < 0 || nx >= w {
-                f.contact_wall += 1.0;
-            } else if ny >= 0 && board.is_filled(nx, ny) {
-                f.contact_filled += 1.0;
-            } else if below && ny >= 0 {
-                f.holes += 1.0;
-            }
-        }
+        // they vanish anyway and the error is small. The counts are whole numbers, so they
+        // are summed as integers (the same values as summing ones).
+        let t = touched(board, outline, s.x, s.y);
+        f.transitions = t.ends as f64 - 2.0 * t.ends_filled as f64;
+        f.contact_floor = t.floor as f64;
+        f.contact_wall = t.wall as f64;
+        f.contact_filled = t.filled as f64;
+        f.holes = t.holes as f64;
         let size = space.size as i64;
         f.depth = (outline.sum_dy + size * (s.y + 1)) as f64 / h as f64;
         f.points = lock_points(space.size, f.lines, ls_old) as f64;
         f
     }
+}
+
+/// What a lock's outline touches, counted per (member, neighbour) pair and per run end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Touched {
+    floor: u32,
+    wall: u32,
+    filled: u32,
+    holes: u32,
+    ends: u32,
+    ends_filled: u32,
+}
+
+/// Counts what `outline` touches with the pivot at `(x, y)` on `board`: a neighbour below the
+/// floor is the floor's (whatever its column); one off the left or right edge is a wall's; one
+/// above the board touches nothing else; a filled cell is a contact and an empty cell below its
+/// member a hole. A run end off the board counts as filled. Where the outline's box lies on the
+/// board (most locks), no cell is tested against the edges and nothing branches on a cell.
+#[inline]
+fn touched(board: &Board, outline: &Outline, x: i64, y: i64) -> Touched {
+    let (w, h) = (board.width() as i64, board.height() as i64);
+    let inside = x + outline.lo.0 >= 0
+        && x + outline.hi.0 < w
+        && y + outline.lo.1 >= 0
+        && y + outline.hi.1 < h;
+    if !inside {
+        return touched_at_edges(board, outline, x, y);
+    }
+    let mut t = Touched {
+        ends: outline.run_ends.len() as u32,
+        ..Touched::default()
+    };
+    let cell = |dx: i64, dy: i64| board.cell_bit((x + dx) as usize, (y + dy) as usize) as u32;
+    for &(dx, dy) in &outline.run_ends {
+        t.ends_filled += cell(dx, dy);
+    }
+    for &(dx, dy, below) in &outline.neighbours {
+        let filled = cell(dx, dy);
+        t.filled += filled;
+        t.holes += below as u32 & (filled ^ 1);
+    }
+    t
+}
+
+/// [`touched`] cell by cell, each tested against the edges: the locks near an edge, and the
+/// slow twin of the others in the tests.
+fn touched_at_edges(board: &Board, outline: &Outline, x: i64, y: i64) -> Touched {
+    let (w, h) = (board.width() as i64, board.height() as i64);
+    let mut t = Touched::default();
+    for &(dx, dy) in &outline.run_ends {
+        t.ends += 1;
+        t.ends_filled += board.is_filled(x + dx, y + dy) as u32;
+    }
+    for &(dx, dy, below) in &outline.neighbours {
+        let (nx, ny) = (x + dx, y + dy);
+        if ny >= h {
+            t.floor += 1;
+        } else if nx < 0 || nx >= w {
+            t.wall += 1;
+        } else if ny >= 0 && board.is_filled(nx, ny) {
+            t.filled += 1;
+        } else if below && ny >= 0 {
+            t.holes += 1;
+        }
+    }
+    t
 }
 
 #[cfg(test)]
@@ -424,6 +484,97 @@ mod tests {
         assert_eq!(
             Features::of(&b, &space, State { x: 4, y: 0, o: 0 }, 0).transitions,
             0.0
+        );
+    }
+
+    /// The cells a lock touches read without the edge tests ([`touched`], where the outline's
+    /// box lies on the board) against reading them with the tests ([`touched_at_edges`]), and
+    /// the scorer's table of fill squares against the division: on random boards (up to 150
+    /// columns, so that rows span several words) and units (up to 12 cells), at every state of
+    /// every orientation whose members lie on the board.
+    #[test]
+    fn cells_read_inside_the_board_match_them_tested_at_the_edges() {
+        use crate::testkit::random_unit;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(71);
+        let (mut states, mut inside) = (0, 0);
+        for round in 0..400 {
+            let (w, h): (usize, usize) = if round % 4 == 0 {
+                (rng.gen_range(60..150), rng.gen_range(3..8))
+            } else {
+                (rng.gen_range(1..16), rng.gen_range(1..12))
+            };
+            let json = random_unit(&mut rng, 12, 0.3);
+            let problem = crate::testkit::problem_json(
+                (w as i64, h as i64),
+                std::slice::from_ref(&json),
+                &[],
+                1,
+                &[0],
+            );
+            let Ok(p) = crate::engine::Problem::from_json(&problem, std::path::Path::new("t"))
+            else {
+                continue;
+            };
+            let space = UnitSpace::new(&p.units[0], w, h);
+            let mut board = Board::new(w, h);
+            let density = rng.gen_range(0.0..1.0);
+            for y in 0..h {
+                for x in 0..w {
+                    if rng.gen_bool(density) {
+                        board.fill(x, y);
+                    }
+                }
+            }
+            let table: Vec<f64> = (0..=w)
+                .map(|n| {
+                    let frac = n as f64 / w as f64;
+                    frac * frac
+                })
+                .collect();
+            for o in 0..space.k {
+                for y in -3..h as i64 + 3 {
+                    for x in -3..w as i64 + 3 {
+                        let s = State { x, y, o };
+                        let on = space.cells(s).iter().all(|&(dx, dy)| {
+                            (0..w as i64).contains(&(x + dx)) && (0..h as i64).contains(&(y + dy))
+                        });
+                        if !on {
+                            continue;
+                        }
+                        states += 1;
+                        let outline = space.outline(s);
+                        let want = touched_at_edges(&board, outline, x, y);
+                        assert_eq!(touched(&board, outline, x, y), want, "{s:?} {json}");
+                        let o = outline;
+                        inside += (x + o.lo.0 >= 0
+                            && x + o.hi.0 < w as i64
+                            && y + o.lo.1 >= 0
+                            && y + o.hi.1 < h as i64) as usize;
+                        // A lock's members are empty cells: its rows fill to at most the width.
+                        let free = space
+                            .cells(s)
+                            .iter()
+                            .all(|&(dx, dy)| !board.is_filled(x + dx, y + dy));
+                        if !free {
+                            continue;
+                        }
+                        let fast = Features::of_counted(
+                            &board,
+                            |y| board.row_count(y),
+                            |n| table[n],
+                            &space,
+                            s,
+                            1,
+                        );
+                        assert_eq!(fast, Features::of(&board, &space, s, 1));
+                    }
+                }
+            }
+        }
+        assert!(
+            states > 20_000 && inside > states / 4,
+            "{states} states, {inside} inside"
         );
     }
 

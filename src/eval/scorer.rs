@@ -29,6 +29,9 @@ pub struct LockScorer<'a> {
     extra: Vec<(f64, u32)>,
     /// The filled cells of each row of the board at hand.
     counts: Vec<usize>,
+    /// The square of a row's fill fraction, per number of filled cells (the division once per
+    /// scorer rather than once per row of each lock).
+    fill: Vec<f64>,
     /// Buffers of [`LockScorer::score_lazily`].
     bounds: Vec<Bound>,
     best: Vec<f64>,
@@ -46,6 +49,7 @@ impl<'a> LockScorer<'a> {
             valuer: None,
             extra: Vec::new(),
             counts: Vec::new(),
+            fill: Vec::new(),
             bounds: Vec::new(),
             best: Vec::new(),
         }
@@ -87,6 +91,16 @@ impl Evaluator for LockScorer<'_> {
         self.counts.clear();
         self.counts
             .extend((0..sim.board.height()).map(|y| sim.board.row_count(y)));
+        let width = sim.board.width();
+        if self.fill.len() != width + 1 {
+            // The same division as `Features::of`'s, so the same values to the bit.
+            self.fill = (0..=width)
+                .map(|n| {
+                    let frac = n as f64 / width as f64;
+                    frac * frac
+                })
+                .collect();
+        }
         if self.stacked {
             let holes = w.sealed != 0.0 || w.dead != 0.0;
             map.node(&sim.board, holes, &mut self.node);
@@ -108,8 +122,9 @@ impl Evaluator for LockScorer<'_> {
             return;
         }
         let counts = |y: usize| self.counts[y];
+        let fill = |n: usize| self.fill[n];
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of_counted(&sim.board, counts, space, lock.state, sim.ls_old);
+            let f = Features::of_counted(&sim.board, counts, fill, space, lock.state, sim.ls_old);
             let mut v = f.score(w);
             let mut added = 0.0;
             if self.stacked {
@@ -135,10 +150,11 @@ impl LockScorer<'_> {
         let (w, map) = (self.weights, &self.tables.stack);
         let space = &self.tables.spaces[at.unit];
         let counts = |y: usize| self.counts[y];
+        let fill = |n: usize| self.fill[n];
         self.bounds.clear();
         for (i, lock) in locks.iter().enumerate() {
-            let f =
-                Features::of_counted(&sim.board, counts, space, lock.state, sim.ls_old).score(w);
+            let f = Features::of_counted(&sim.board, counts, fill, space, lock.state, sim.ls_old)
+                .score(w);
             let st = map.lock(&sim.board, space, lock.state, &mut self.node, false);
             // The noise draws once per lock, in the locks' order, as when all are scored.
             let noise = w.noise * self.rng.gen::<f64>();

@@ -20,6 +20,10 @@ pub struct Outline {
     pub neighbours: Vec<(i64, i64, bool)>,
     /// Sum of the members' `dy`.
     pub sum_dy: i64,
+    /// The box of every neighbour and run end, `(dx, dy)` at its least and at its most: where
+    /// it lies on the board, the heuristic reads their cells without testing the edges.
+    pub lo: (i64, i64),
+    pub hi: (i64, i64),
 }
 
 impl Outline {
@@ -57,6 +61,16 @@ impl Outline {
             o.neighbours
                 .extend(around.into_iter().filter(|&(x, y, _)| !own(x, y)));
         }
+        // A run end is the W or E neighbour of a member: the neighbours' box holds them.
+        let near = || o.neighbours.iter().map(|n| (n.0, n.1));
+        o.lo = (
+            near().map(|n| n.0).min().unwrap_or(0),
+            near().map(|n| n.1).min().unwrap_or(0),
+        );
+        o.hi = (
+            near().map(|n| n.0).max().unwrap_or(0),
+            near().map(|n| n.1).max().unwrap_or(0),
+        );
         o
     }
 }
