@@ -85,9 +85,9 @@ struct Clear {
     /// orientation's first row, up to the first row from which every free state of every
     /// orientation is reachable (the rows from there on are `rows`).
     reach: Vec<Vec<u64>>,
-    /// Per orientation: the locks of an empty board, by row, the unsupported ones included,
-    /// before the locks of one member set are merged.
-    locks: Vec<Vec<Lock>>,
+    /// Per orientation: the locks of an empty board, by row, before the locks of one member
+    /// set are merged; `[0]` every one, `[1]` the supported ones only.
+    locks: Vec<[Vec<Lock>; 2]>,
 }
 
 /// Everything about one unit that does not depend on the board, computed once per problem.

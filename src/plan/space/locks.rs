@@ -26,24 +26,24 @@ impl UnitSpace {
         // so it lies on the board: a bit per key dedupes without hashing, and only where
         // another orientation shares the class.
         seen.begin(self.classes, self.width, self.height);
-        let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
         // The locks of a row depend on its free and reachable states and on the free states of
         // the row below: above the stack, they are the empty board's.
         let clear = self.clear_until(free);
         for (o, r) in self.orients.iter().enumerate() {
-            let cached = self.clear.locks.get(o).map_or(&[][..], |v| &v[..]);
+            let cached = self
+                .clear
+                .locks
+                .get(o)
+                .map_or(&[][..], |v| &v[supported as usize][..]);
             let mut next = 0;
             for yi in 0..r.ny {
                 let y = r.y_lo + yi as i64;
                 if y + 1 < clear {
                     while next < cached.len() && cached[next].state.y <= y {
-                        let lock = cached[next];
+                        let lock = &cached[next];
                         next += 1;
-                        if lock.state.y < y || supported && lock.cmds & descends == 0 {
-                            continue;
-                        }
-                        if !r.shared || seen.insert(lock.key) {
-                            out.push(lock);
+                        if lock.state.y == y && (!r.shared || seen.insert(lock.key)) {
+                            out.push(*lock);
                         }
                     }
                     continue;
