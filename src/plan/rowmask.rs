@@ -233,28 +233,44 @@ impl RowMask {
     /// Expands `m` to everything reachable from it along the row through `allowed` (moves E
     /// and W within an orientation, rotations between neighbouring orientations). `m` must be a
     /// subset of `allowed`.
-    pub fn flood(&self, sp: &impl RowSpace, m: &mut [u64], allowed: &[u64], tmp: &mut Vec<u64>) {
+    pub fn flood(&self, sp: &impl RowSpace, m: &mut [u64], allowed: &[u64]) {
         let k = sp.orientations();
+        // Each orientation's runs are filled again only once a rotation brought it new states,
+        // and each pushes its states to its neighbours only once its runs were filled since
+        // it last did: the fixpoint reached is the same whatever the order.
+        debug_assert!(k as usize <= 6);
+        let mut fill = [false; 6];
+        fill[..k as usize].fill(true);
+        let mut push = [false; 6];
         loop {
+            for o in 0..k {
+                if fill[o as usize] {
+                    fill[o as usize] = false;
+                    let (off, n) = self.span(o);
+                    bits::fill_runs(&mut m[off..off + n], &allowed[off..off + n]);
+                    push[o as usize] = true;
+                }
+            }
+            if k == 1 {
+                break;
+            }
             let mut changed = false;
             for o in 0..k {
+                if !push[o as usize] {
+                    continue;
+                }
+                push[o as usize] = false;
                 let (off, n) = self.span(o);
-                changed |= bits::fill_runs(&mut m[off..off + n], &allowed[off..off + n]);
-            }
-            if sp.orientations() > 1 {
-                for o in 0..k {
-                    let (off, n) = self.span(o);
-                    for o2 in [(o + 1) % k, (o + k - 1) % k] {
-                        let (off2, n2) = self.span(o2);
-                        tmp.clear();
-                        tmp.resize(n2, 0);
-                        bits::or_shifted(tmp, &m[off..off + n], sp.x_lo(o2) - sp.x_lo(o));
-                        for j in 0..n2 {
-                            let add = tmp[j] & allowed[off2 + j] & !m[off2 + j];
-                            if add != 0 {
-                                m[off2 + j] |= add;
-                                changed = true;
-                            }
+                for o2 in [(o + 1) % k, (o + k - 1) % k] {
+                    let (off2, n2) = self.span(o2);
+                    let shift = sp.x_lo(o2) - sp.x_lo(o);
+                    for j in 0..n2 {
+                        let from = bits::window(&m[off..off + n], j as i64 * 64 + shift);
+                        let add = from & allowed[off2 + j] & !m[off2 + j];
+                        if add != 0 {
+                            m[off2 + j] |= add;
+                            fill[o2 as usize] = true;
+                            changed = true;
                         }
                     }
                 }
@@ -309,12 +325,11 @@ mod tests {
             let mut runs = Runs::default();
             let count = layout.components(&sp, &m, &mut runs);
             let mut remaining = m.clone();
-            let mut tmp = Vec::new();
             let mut want: Vec<Vec<u64>> = Vec::new();
             while let Some((o, i)) = layout.first_bit(&remaining) {
                 let mut c = vec![0u64; layout.len];
                 layout.set(&mut c, o, i);
-                layout.flood(&sp, &mut c, &remaining, &mut tmp);
+                layout.flood(&sp, &mut c, &remaining);
                 for (r, w) in remaining.iter_mut().zip(&c) {
                     *r &= !w;
                 }
@@ -335,7 +350,7 @@ mod tests {
             if let Some((o, i)) = layout.first_bit(&m) {
                 let mut c = vec![0u64; layout.len];
                 layout.set(&mut c, o, i);
-                layout.flood(&sp, &mut c, &m, &mut tmp);
+                layout.flood(&sp, &mut c, &m);
                 let meets = c.iter().zip(&target).any(|(a, b)| a & b != 0);
                 assert_eq!(
                     layout.joined(&sp, &m, (o, i), &target, &mut runs),
@@ -348,5 +363,73 @@ mod tests {
             multi > 500,
             "only {multi} rows of several components that rotate"
         );
+    }
+
+    /// The slow twin of [`RowMask::flood`]: every orientation's runs filled and every rotation
+    /// pushed, all of them, until a sweep changes nothing.
+    fn flood_by_sweeps(layout: &RowMask, sp: &impl RowSpace, m: &mut [u64], allowed: &[u64]) {
+        let k = sp.orientations();
+        loop {
+            let mut changed = false;
+            for o in 0..k {
+                let (off, n) = layout.span(o);
+                changed |= bits::fill_runs(&mut m[off..off + n], &allowed[off..off + n]);
+            }
+            for o in 0..k {
+                let (off, n) = layout.span(o);
+                for o2 in [(o + 1) % k, (o + k - 1) % k] {
+                    let (off2, n2) = layout.span(o2);
+                    let mut tmp = vec![0u64; n2];
+                    bits::or_shifted(&mut tmp, &m[off..off + n], sp.x_lo(o2) - sp.x_lo(o));
+                    for j in 0..n2 {
+                        let add = tmp[j] & allowed[off2 + j] & !m[off2 + j];
+                        changed |= add != 0;
+                        m[off2 + j] |= add;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// The flood against its sweeps on random rows of random units (one to six orientations,
+    /// pivots on and off the shape, rows one to three words wide): a few random states spread
+    /// through random allowed states, dense or sparse.
+    #[test]
+    fn the_flood_reaches_what_sweeps_reach() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(71);
+        let (mut cases, mut rotating) = (0, 0);
+        while cases < 3000 {
+            let (w, h) = (rng.gen_range(3..190usize), rng.gen_range(4..12usize));
+            let units = [crate::testkit::random_unit(&mut rng, 5, 0.4)];
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (h, 0.0), &units, (1, &[0]));
+            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            cases += 1;
+            let sp = UnitSpace::new(&p.units[0], w, h);
+            let layout = sp.layout();
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut allowed = vec![0u64; layout.len];
+            layout.load(&sp, &free, rng.gen_range(0..h as i64), &mut allowed);
+            let density = rng.gen_range(0.2..1.0);
+            for word in allowed.iter_mut() {
+                *word &= (0..64).fold(0u64, |a, b| a | (rng.gen_bool(density) as u64) << b);
+            }
+            let mut seeds = allowed.clone();
+            for word in seeds.iter_mut() {
+                *word &= (0..64).fold(0u64, |a, b| a | (rng.gen_bool(0.02) as u64) << b);
+            }
+            let (mut got, mut want) = (seeds.clone(), seeds);
+            layout.flood(&sp, &mut got, &allowed);
+            flood_by_sweeps(layout, &sp, &mut want, &allowed);
+            assert_eq!(got, want, "case {cases}: {json}");
+            rotating += (sp.rotates() && got.iter().any(|&w| w != 0)) as usize;
+        }
+        assert!(rotating > 1000, "{rotating} rotating cases");
     }
 }

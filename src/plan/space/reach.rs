@@ -274,7 +274,7 @@ impl UnitSpace {
             // Close the row under E/W moves and rotations.
             layout.load(self, reach, y, row);
             layout.load(self, free, y, allowed);
-            layout.flood(self, row, allowed, tmp);
+            layout.flood(self, row, allowed);
             layout.store(self, row, y, reach);
             // Descend.
             let [sw, se] = descent_offsets(y);
