@@ -20,9 +20,15 @@ pub struct Board {
 }
 
 impl Board {
+    /// The bits a row of a board of `width` columns takes, padding included: cell `(x, y)` is
+    /// bit `y * row_bits(width) + x` of the board ([`Board::bit`]).
+    pub fn row_bits(width: usize) -> usize {
+        (width.div_ceil(64) + 1) * 64
+    }
+
     /// An empty board. `width` and `height` must be at least 1.
     pub fn new(width: usize, height: usize) -> Board {
-        let stride = width.div_ceil(64) + 1;
+        let stride = Board::row_bits(width) / 64;
         let mut b = Board {
             width,
             height,
@@ -52,11 +58,11 @@ impl Board {
         self.words[y * self.stride + x / 64] >> (x % 64) & 1 == 1
     }
 
-    /// Cell `(x, y)` of the board as a bit (1: filled). The cell must lie on the board.
+    /// Bit `i` of the board as a row-major bit array (see [`Board::row_bits`]; 1: filled).
+    /// The bit must lie on the board, padding included.
     #[inline]
-    pub fn cell_bit(&self, x: usize, y: usize) -> u64 {
-        debug_assert!(x < self.width && y < self.height);
-        self.words[y * self.stride + x / 64] >> (x % 64) & 1
+    pub fn bit(&self, i: usize) -> u64 {
+        self.words[i / 64] >> (i % 64) & 1
     }
 
     /// Fills an on-board cell.

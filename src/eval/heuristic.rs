@@ -313,7 +313,8 @@ struct Touched {
 #[inline]
 fn touched(board: &Board, outline: &Outline, x: i64, y: i64) -> Touched {
     let (w, h) = (board.width() as i64, board.height() as i64);
-    let inside = x + outline.lo.0 >= 0
+    let inside = outline.row_bits == Board::row_bits(board.width())
+        && x + outline.lo.0 >= 0
         && x + outline.hi.0 < w
         && y + outline.lo.1 >= 0
         && y + outline.hi.1 < h;
@@ -324,12 +325,13 @@ fn touched(board: &Board, outline: &Outline, x: i64, y: i64) -> Touched {
         ends: outline.run_ends.len() as u32,
         ..Touched::default()
     };
-    let cell = |dx: i64, dy: i64| board.cell_bit((x + dx) as usize, (y + dy) as usize) as u32;
-    for &(dx, dy) in &outline.run_ends {
-        t.ends_filled += cell(dx, dy);
+    // The cells as bits of the board's row-major bit array, from the pivot's.
+    let at = (y * outline.row_bits as i64 + x) as usize;
+    for &d in &outline.ends_at {
+        t.ends_filled += board.bit(at.wrapping_add(d as usize)) as u32;
     }
-    for &(dx, dy, below) in &outline.neighbours {
-        let filled = cell(dx, dy);
+    for &(d, below) in &outline.near_at {
+        let filled = board.bit(at.wrapping_add(d as usize)) as u32;
         t.filled += filled;
         t.holes += below as u32 & (filled ^ 1);
     }

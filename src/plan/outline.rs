@@ -24,9 +24,28 @@ pub struct Outline {
     /// it lies on the board, the heuristic reads their cells without testing the edges.
     pub lo: (i64, i64),
     pub hi: (i64, i64),
+    /// The neighbours (with whether they lie below their member) and the run ends again, as
+    /// offsets in a board's row-major bit array of `row_bits` bits a row
+    /// ([`crate::engine::Board::bit`]): empty until [`Outline::at_row_bits`].
+    pub near_at: Vec<(i64, bool)>,
+    pub ends_at: Vec<i64>,
+    pub row_bits: usize,
 }
 
 impl Outline {
+    /// The outline with its offsets in a board of `row_bits` bits a row.
+    pub(super) fn at_row_bits(mut self, row_bits: usize) -> Outline {
+        let at = |dx: i64, dy: i64| dy * row_bits as i64 + dx;
+        self.near_at = self
+            .neighbours
+            .iter()
+            .map(|n| (at(n.0, n.1), n.2))
+            .collect();
+        self.ends_at = self.run_ends.iter().map(|e| at(e.0, e.1)).collect();
+        self.row_bits = row_bits;
+        self
+    }
+
     pub(super) fn new(cells: &[(i64, i64)], parity: i64) -> Outline {
         let mut o = Outline::default();
         let own = |x: i64, y: i64| cells.contains(&(x, y));
