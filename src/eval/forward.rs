@@ -64,9 +64,9 @@ pub struct Forward {
     potential: Vec<i32>,
     /// Per node and command: the distinct successor nodes.
     succ: Vec<[Vec<Node>; 4]>,
-    /// Per command: its transitions `(from, to, gain of entering to)`, by `from`: the loops of
-    /// the programme run over these lists.
-    edges: [Vec<(usize, usize, i32)>; 4],
+    /// Per command: its transitions, by `from`: the loops of the programme run over these
+    /// lists (eight bytes an edge, for the cache).
+    edges: [Vec<Edge>; 4],
     /// Per node: the best value of a column whatever the heading (a buffer).
     best: Vec<i32>,
     checkpoints: rustc_hash::FxHashMap<CheckpointKey, Checkpoint>,
@@ -112,8 +112,12 @@ impl Forward {
         let potential = potential(&succ, &gains);
         let edges = std::array::from_fn(|c| {
             (0..succ.len())
-                .flat_map(|a| succ[a][c].iter().map(move |&b| (a, b as usize)))
-                .map(|(a, b)| (a, b, gains[b]))
+                .flat_map(|a| succ[a][c].iter().map(move |&b| (a as Node, b)))
+                .map(|(from, to)| Edge {
+                    from,
+                    to,
+                    gain: gains[to as usize],
+                })
                 .collect()
         });
         Some(Forward {
@@ -218,6 +222,7 @@ impl Forward {
             self.cur = vec![NEG; width * 3 * na];
             self.next = vec![NEG; width * 3 * na];
         }
+        self.best.resize(na, NEG);
         // Locks by row, to be valued when their row settles.
         let mut order: Vec<usize> = (0..locks.len()).collect();
         order.sort_by_key(|&i| locks[i].state.y);
@@ -263,6 +268,15 @@ impl Forward {
             }
         }
     }
+}
+
+/// A transition of the automaton by a command: from a node to another, with the gain of entering
+/// it.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    from: Node,
+    to: Node,
+    gain: i32,
 }
 
 /// Where the values of column `xi` start (headings and nodes follow).

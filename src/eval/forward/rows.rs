@@ -71,11 +71,14 @@ impl Forward {
         let Forward {
             cur, best, edges, ..
         } = self;
-        best.clear();
-        best.extend(
-            (0..na).map(|a| cur[(p * 3 + FRESH) * na + a].max(cur[(p * 3 + heading) * na + a])),
-        );
-        if best.iter().all(|&v| v <= NEG) {
+        // `best` holds `na` values (see `Forward::run`): written in place, not collected.
+        let (fresh, along) = ((p * 3 + FRESH) * na, (p * 3 + heading) * na);
+        let mut top = NEG;
+        for (a, b) in best[..na].iter_mut().enumerate() {
+            *b = cur[fresh + a].max(cur[along + a]);
+            top = top.max(*b);
+        }
+        if top <= NEG {
             return;
         }
         let cmd = if heading == EAST {
@@ -84,11 +87,11 @@ impl Forward {
             Command::W
         };
         let base = (xi * 3 + heading) * na;
-        for &(a, b, gain) in &edges[cmd as usize] {
-            let v = best[a];
+        for e in &edges[cmd as usize] {
+            let v = best[e.from as usize];
             if v > NEG {
-                let t = &mut cur[base + b];
-                *t = (*t).max(v + gain);
+                let t = &mut cur[base + e.to as usize];
+                *t = (*t).max(v + e.gain);
             }
         }
     }
@@ -106,22 +109,24 @@ impl Forward {
             ..
         } = self;
         let base = slot_base(xi, na);
-        best.clear();
-        best.extend((0..na).map(|a| {
-            cur[base + a]
+        let mut top = NEG;
+        for (a, b) in best[..na].iter_mut().enumerate() {
+            *b = cur[base + a]
                 .max(cur[base + na + a])
-                .max(cur[base + 2 * na + a])
-        }));
-        if best.iter().all(|&v| v <= NEG) {
+                .max(cur[base + 2 * na + a]);
+            top = top.max(*b);
+        }
+        if top <= NEG {
             return false;
         }
         let mut any = false;
         for (c, nxi) in targets.into_iter().flatten() {
             let to = (nxi * 3 + FRESH) * na;
-            for &(a, b, gain) in &edges[c as usize] {
-                let v = best[a];
-                if v > NEG && v + gain > next[to + b] {
-                    next[to + b] = v + gain;
+            for e in &edges[c as usize] {
+                let v = best[e.from as usize];
+                let t = &mut next[to + e.to as usize];
+                if v > NEG && v + e.gain > *t {
+                    *t = v + e.gain;
                     any = true;
                 }
             }
