@@ -116,6 +116,22 @@ pub fn problem_json(
     )
 }
 
+/// A small random game as JSON, the encoders' tests' usual draw: a board of 5 to `max_width` x 6
+/// to 16, its lower half partly filled (up to 40 %), 1 to 4 units of 1 to 5 cells, one seed
+/// and a source of 4 to `max_length` units.
+pub fn random_small_game(rng: &mut impl Rng, max_width: usize, max_length: u32) -> String {
+    let (w, h) = (rng.gen_range(5..=max_width), rng.gen_range(6..=16));
+    let units: Vec<String> = (0..rng.gen_range(1..=4))
+        .map(|_| {
+            let cells = rng.gen_range(1..=5);
+            random_unit(rng, cells, 0.3)
+        })
+        .collect();
+    let fill = rng.gen_range(0.0..0.4);
+    let (seed, length) = (rng.gen_range(0..1000), rng.gen_range(4..=max_length));
+    random_problem(rng, (w, h), (h / 2, fill), &units, (length, &[seed]))
+}
+
 /// A problem as JSON: a `w` x `h` board whose rows from `from_row` down have each cell filled
 /// with probability `fill`, the given units, source length and seeds.
 pub fn random_problem(

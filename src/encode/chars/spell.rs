@@ -571,22 +571,8 @@ mod tests {
         let (mut games, mut same, mut higher, mut lower) = (0, 0, 0, 0);
         let (mut windowed, mut whole) = (0u64, 0u64);
         for case in 0..1200 {
-            let (w, h) = (rng.gen_range(5..=14), rng.gen_range(6..=16));
-            let units: Vec<String> = (0..rng.gen_range(1..=4))
-                .map(|_| {
-                    let cells = rng.gen_range(1..=5);
-                    crate::testkit::random_unit(&mut rng, cells, 0.3)
-                })
-                .collect();
-            let fill = rng.gen_range(0.0..0.4);
-            let (seed, length) = (rng.gen_range(0..1000), rng.gen_range(4..=30));
-            let json = crate::testkit::random_problem(
-                &mut rng,
-                (w, h),
-                (h / 2, fill),
-                &units,
-                (length, &[seed]),
-            );
+            // Boards up to 14 wide and sources up to 30 units: windows of several units.
+            let json = crate::testkit::random_small_game(&mut rng, 14, 30);
             if crate::engine::Problem::from_json(&json, std::path::Path::new("t")).is_err() {
                 continue;
             }

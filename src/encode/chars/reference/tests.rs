@@ -53,16 +53,7 @@ impl Tally {
 /// A random problem: a board of 5 to 12 x 6 to 16, its lower half partly filled, 1 to 4 units
 /// of 1 to 5 cells, a source of 4 to 24 units.
 fn random_problem(rng: &mut impl Rng) -> String {
-    let (w, h) = (rng.gen_range(5..=12), rng.gen_range(6..=16));
-    let units: Vec<String> = (0..rng.gen_range(1..=4))
-        .map(|_| {
-            let cells = rng.gen_range(1..=5);
-            crate::testkit::random_unit(rng, cells, 0.3)
-        })
-        .collect();
-    let fill = rng.gen_range(0.0..0.4);
-    let (seed, length) = (rng.gen_range(0..1000), rng.gen_range(4..=24));
-    crate::testkit::random_problem(rng, (w, h), (h / 2, fill), &units, (length, &[seed]))
+    crate::testkit::random_small_game(rng, 12, 24)
 }
 
 /// On random games (random boards, units and sources, greedy plans of random systems), the
