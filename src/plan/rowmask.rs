@@ -289,6 +289,23 @@ mod tests {
     use crate::plan::UnitSpace;
     use rand::{Rng, SeedableRng};
 
+    /// A random unit (one to six orientations, pivots on and off the shape) on an empty board
+    /// of 3 to 189 columns (rows one to three words wide), and the free states of one of its
+    /// rows, drawn at random; with the problem's JSON. `None` where the draw makes no problem.
+    fn random_row(rng: &mut rand_pcg::Pcg64) -> Option<(UnitSpace, Vec<u64>, String)> {
+        let (w, h) = (rng.gen_range(3..190usize), rng.gen_range(4..12usize));
+        let units = [crate::testkit::random_unit(rng, 5, 0.4)];
+        let json = crate::testkit::random_problem(rng, (w, h), (h, 0.0), &units, (1, &[0]));
+        let p = Problem::from_json(&json, std::path::Path::new("t")).ok()?;
+        let sp = UnitSpace::new(&p.units[0], w, h);
+        let mut free = Vec::new();
+        sp.free_map(&p.board, &mut free);
+        let mut row = vec![0u64; sp.layout().len];
+        sp.layout()
+            .load(&sp, &free, rng.gen_range(0..h as i64), &mut row);
+        Some((sp, row, json))
+    }
+
     /// On random row masks of random units (one to six orientations, pivots on and off the
     /// shape, rows one to three words wide), the components found from the runs are those that
     /// repeated floods from the first bit left find, in the same order.
@@ -297,21 +314,12 @@ mod tests {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(30);
         let (mut cases, mut multi) = (0, 0);
         while cases < 3000 {
-            let (w, h) = (rng.gen_range(3..190usize), rng.gen_range(4..12usize));
-            let units = [crate::testkit::random_unit(&mut rng, 5, 0.4)];
-            let json =
-                crate::testkit::random_problem(&mut rng, (w, h), (h, 0.0), &units, (1, &[0]));
-            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+            let Some((sp, mut m, _)) = random_row(&mut rng) else {
                 continue;
             };
             cases += 1;
-            let sp = UnitSpace::new(&p.units[0], w, h);
             let layout = sp.layout();
-            // Random states of one row, dense or sparse, among those on the board.
-            let mut free = Vec::new();
-            sp.free_map(&p.board, &mut free);
-            let mut m = vec![0u64; layout.len];
-            layout.load(&sp, &free, rng.gen_range(0..h as i64), &mut m);
+            // Random states of the row, dense or sparse.
             let density = rng.gen_range(0.2..0.95);
             for word in m.iter_mut() {
                 let mut keep = 0u64;
@@ -402,20 +410,11 @@ mod tests {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(71);
         let (mut cases, mut rotating) = (0, 0);
         while cases < 3000 {
-            let (w, h) = (rng.gen_range(3..190usize), rng.gen_range(4..12usize));
-            let units = [crate::testkit::random_unit(&mut rng, 5, 0.4)];
-            let json =
-                crate::testkit::random_problem(&mut rng, (w, h), (h, 0.0), &units, (1, &[0]));
-            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+            let Some((sp, mut allowed, json)) = random_row(&mut rng) else {
                 continue;
             };
             cases += 1;
-            let sp = UnitSpace::new(&p.units[0], w, h);
             let layout = sp.layout();
-            let mut free = Vec::new();
-            sp.free_map(&p.board, &mut free);
-            let mut allowed = vec![0u64; layout.len];
-            layout.load(&sp, &free, rng.gen_range(0..h as i64), &mut allowed);
             let density = rng.gen_range(0.2..1.0);
             for word in allowed.iter_mut() {
                 *word &= (0..64).fold(0u64, |a, b| a | (rng.gen_bool(density) as u64) << b);
