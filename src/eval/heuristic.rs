@@ -246,11 +246,7 @@ impl Features {
     /// Computes the features of locking `space`'s unit at `s` on `board`, after a lock that
     /// cleared `ls_old` lines.
     pub fn of(board: &Board, space: &UnitSpace, s: State, ls_old: usize) -> Features {
-        let w = board.width() as f64;
-        let fill = |n: usize| {
-            let frac = n as f64 / w;
-            frac * frac
-        };
+        let fill = |n: usize| fill_square(n, board.width());
         Features::of_counted(board, |y| board.row_count(y), fill, space, s, ls_old)
     }
 
@@ -292,6 +288,13 @@ impl Features {
         f.points = lock_points(space.size, f.lines, ls_old) as f64;
         f
     }
+}
+
+/// The square of the fill fraction of a row of `width` cells with `filled` of them filled (the
+/// `row_fill` feature's term): one formula, so a table of it gives the same values to the bit.
+pub fn fill_square(filled: usize, width: usize) -> f64 {
+    let frac = filled as f64 / width as f64;
+    frac * frac
 }
 
 /// What a lock's outline touches, counted per (member, neighbour) pair and per run end.
@@ -528,12 +531,7 @@ mod tests {
                     }
                 }
             }
-            let table: Vec<f64> = (0..=w)
-                .map(|n| {
-                    let frac = n as f64 / w as f64;
-                    frac * frac
-                })
-                .collect();
+            let table: Vec<f64> = (0..=w).map(|n| fill_square(n, w)).collect();
             for o in 0..space.k {
                 for y in -3..h as i64 + 3 {
                     for x in -3..w as i64 + 3 {

@@ -7,6 +7,7 @@
 //! in the order the beam asks, from a generator seeded once per scorer, so a scorer serves one
 //! plan; and a lock's value is summed in one fixed order (features, stack, noise, valuer).
 
+use super::heuristic::fill_square;
 use super::phrase::PhraseValuer;
 use super::stack::{LockStack, StackNode};
 use super::{Features, Weights};
@@ -93,13 +94,7 @@ impl Evaluator for LockScorer<'_> {
             .extend((0..sim.board.height()).map(|y| sim.board.row_count(y)));
         let width = sim.board.width();
         if self.fill.len() != width + 1 {
-            // The same division as `Features::of`'s, so the same values to the bit.
-            self.fill = (0..=width)
-                .map(|n| {
-                    let frac = n as f64 / width as f64;
-                    frac * frac
-                })
-                .collect();
+            self.fill = (0..=width).map(|n| fill_square(n, width)).collect();
         }
         if self.stacked {
             let holes = w.sealed != 0.0 || w.dead != 0.0;

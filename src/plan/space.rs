@@ -39,6 +39,10 @@ pub struct State {
 /// are translates of each other share a class) and its anchor cell.
 pub type LockKey = (u8, i64, i64);
 
+/// The commands of a lock's `cmds` that descend (SW, SE): a lock is supported where one of them
+/// locks.
+pub(crate) const DESCENDS: u8 = 1 << Command::SW as u8 | 1 << Command::SE as u8;
+
 /// A place where the unit can lock: a reachable state and the commands that lock it there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lock {

@@ -9,7 +9,7 @@
 //! the same with or without the empty board's rows (the tests compare both ways).
 
 use super::{bits, descent_offsets, Clear, UnitSpace};
-use crate::engine::{Board, Command};
+use crate::engine::Board;
 
 /// Where a reach reads its free map: a whole map ([`Whole`]), or one worked out row by row as
 /// the reach goes down ([`Lazy`]).
@@ -110,10 +110,9 @@ impl UnitSpace {
                 for yi in 0..r.ny {
                     self.row_locks(&free, &reach, o, yi, false, None, |l| v.push(l));
                 }
-                let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
                 let supported = v
                     .iter()
-                    .filter(|l| l.cmds & descends != 0)
+                    .filter(|l| l.cmds & super::DESCENDS != 0)
                     .copied()
                     .collect();
                 [v, supported]

@@ -289,7 +289,6 @@ fn the_lazy_reach_is_the_eager_one() {
 /// in the order of the dense state index (orientation, row, column), where some command leaves
 /// the free states (and, with `supported`, a descent does), the first state of each member set.
 fn naive_locks(space: &UnitSpace, free: &[u64], reach: &[u64], supported: bool) -> Vec<Lock> {
-    let descends = 1 << Command::SW as u8 | 1 << Command::SE as u8;
     let mut keys = std::collections::HashSet::new();
     let mut out = Vec::new();
     for idx in 0..space.states {
@@ -298,7 +297,7 @@ fn naive_locks(space: &UnitSpace, free: &[u64], reach: &[u64], supported: bool) 
             continue;
         }
         let cmds = space.lock_cmds(free, state);
-        if cmds == 0 || supported && cmds & descends == 0 {
+        if cmds == 0 || supported && cmds & DESCENDS == 0 {
             continue;
         }
         let key = space.key(state);
