@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::eval::Weights;
 use crate::io::{load_problems, read_text, write_atomic};
+use crate::solve::stage::Valuer;
 use crate::solve::tune::{tune, ProblemSeed, TuneConfig};
 use crate::solve::Prepared;
 use std::collections::BTreeMap;
@@ -55,8 +56,12 @@ pub struct Args {
     pub survival: bool,
     /// Plan with the phrase valuer where the solver's attempts do (some unit cannot rotate),
     /// as they plan while the best game dies before the source ends (slower).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "whole")]
     pub valued: bool,
+    /// Plan with the character-level phrase valuer where the solver's attempts do (some unit
+    /// cannot rotate), as they plan once a game plays the whole source (slower).
+    #[arg(long)]
+    pub whole: bool,
     /// The search's options from a JSON file (see `hextris solve --search`): the phrase weight
     /// and the width from which the games' beams revive, as the solver's fresh attempts do.
     #[arg(long = "search", value_name = "FILE")]
@@ -139,7 +144,11 @@ pub fn run(args: Args) -> Result<()> {
             crate::encode::Mode::Greedy
         },
         total: args.total,
-        valued: args.valued,
+        valuer: match (args.valued, args.whole) {
+            (_, true) => Valuer::Chars,
+            (true, false) => Valuer::Words,
+            (false, false) => Valuer::Off,
+        },
         survival: args.survival,
         search: crate::cli::args::search_options(args.search.as_deref())?,
     };

@@ -42,9 +42,10 @@ pub struct TuneConfig {
     /// Judge by the total score, as the benchmark does (each problem's games weigh as one
     /// problem, so the big problems dominate), rather than by the mean relative score per game.
     pub total: bool,
-    /// Plan with the word-level phrase valuer where some unit cannot rotate, as the solver's
-    /// attempts do while the best game dies before the source ends.
-    pub valued: bool,
+    /// How the games' planner values phrases where some unit cannot rotate: [`Valuer::Words`]
+    /// as the solver's attempts do while the best game dies before the source ends,
+    /// [`Valuer::Chars`] as they do once a game plays the whole source, or not at all.
+    pub valuer: Valuer,
     /// Judge by the share of the source each game plays (in millionths), planned and not
     /// spelt, rather than by its score.
     pub survival: bool,
@@ -81,11 +82,7 @@ pub fn scores(
             let encoder = Encoder::new(p.problem, &p.tables, table);
             let runner =
                 StageRunner::new(p.problem, &p.tables, &encoder, table, g.seed, &cfg.search);
-            let valuer = if cfg.valued {
-                Valuer::Words
-            } else {
-                Valuer::Off
-            };
+            let valuer = cfg.valuer;
             let total: u64 = (0..cfg.repeats.max(1))
                 .map(|r| {
                     let plan = runner.fresh(weights, r as u64, cfg.width, valuer);
@@ -200,5 +197,60 @@ mod rand_distr_lite {
         let u1: f64 = rng.gen_range(f64::EPSILON..1.0);
         let u2: f64 = rng.gen();
         (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::work::Limit;
+
+    /// The tuner judges weights by the games the solver would play: with [`Valuer::Chars`]
+    /// (`hextris tune --whole`) each game is the solver's whole-game attempt, planned with the
+    /// character valuer and spelt by the DP encoder; and on this problem, where a unit cannot
+    /// rotate, the valuer changes the games, so the option is not a no-op.
+    #[test]
+    fn whole_games_are_planned_with_the_character_valuer() {
+        let p = crate::testkit::phrase_valued_problem();
+        let prepared = Prepared::new(&p);
+        let phrases = Phrases::official();
+        let table = PhraseTable::new(&phrases);
+        let game = ProblemSeed {
+            problem: &prepared,
+            seed: p.seeds[0],
+        };
+        let weights = Weights::system("balanced").unwrap();
+        let cfg = |valuer| TuneConfig {
+            width: 4,
+            rounds: 1,
+            population: 1,
+            sigma: 0.1,
+            rng_seed: 1,
+            repeats: 1,
+            mode: Mode::Dp,
+            total: true,
+            valuer,
+            survival: false,
+            search: SearchOptions::default(),
+        };
+        let encoder = Encoder::new(&p, &prepared.tables, &table);
+        let runner = StageRunner::new(
+            &p,
+            &prepared.tables,
+            &encoder,
+            &table,
+            game.seed,
+            &cfg(Valuer::Off).search,
+        );
+        let solver = |valuer| {
+            let plan = runner.fresh(&weights, 0, 4, valuer);
+            let text = runner.spell(&plan, Mode::Dp, &Limit::NONE);
+            runner.replay(&text, &phrases).score
+        };
+        let whole = scores(&weights, &[game], &table, &phrases, &cfg(Valuer::Chars));
+        assert_eq!(whole, [solver(Valuer::Chars)]);
+        let off = scores(&weights, &[game], &table, &phrases, &cfg(Valuer::Off));
+        assert_eq!(off, [solver(Valuer::Off)]);
+        assert_ne!(whole, off, "the valuer should change this problem's game");
     }
 }
