@@ -160,6 +160,9 @@ impl Default for Weights {
 /// The number of tunable weights (see [`Weights::to_vec`]).
 pub const TUNED: usize = 17;
 
+/// The last this many of [`Weights::to_vec`] are the stack evaluation's ([`Weights::stacked`]).
+pub const STACK_WEIGHTS: usize = 6;
+
 /// The names of the compiled-in scoring systems. The last, `survive`, counts the stack
 /// evaluation ([`super::stack`]); the solver turns to it while a game dies early (see
 /// `survival_systems` in `src/solve/search.json`).

@@ -8,6 +8,7 @@ use super::stage::{StageRunner, Valuer};
 use super::{Prepared, SearchOptions};
 use crate::encode::{Encoder, Mode, PhraseTable};
 use crate::engine::Phrases;
+use crate::eval::heuristic::{STACK_WEIGHTS, TUNED};
 use crate::eval::Weights;
 use rand::{Rng, SeedableRng};
 use rand_distr_lite::normal;
@@ -141,20 +142,8 @@ pub fn tune(
     let mut best_score = 1.0;
     let mut history = Vec::with_capacity(cfg.rounds);
     for round in 0..cfg.rounds {
-        let parent = best.to_vec();
         let candidates: Vec<Weights> = (0..cfg.population)
-            .map(|_| {
-                let mut v = parent;
-                for x in v.iter_mut() {
-                    // Multiplicative steps keep each weight's sign; now and then a weight near
-                    // zero is nudged so that it can grow again.
-                    *x *= (cfg.sigma * normal(&mut rng)).exp();
-                    if x.abs() < 1e-3 && rng.gen_bool(0.2) {
-                        *x = 0.01 * normal(&mut rng);
-                    }
-                }
-                best.with_vec(v)
-            })
+            .map(|_| perturb(&best, cfg.sigma, &mut rng))
             .collect();
         for c in candidates {
             let s = relative(
@@ -189,6 +178,26 @@ pub fn tune(
     }
 }
 
+/// A candidate: `parent`'s weights, each times a log-normal step of spread `sigma`, which keeps
+/// its sign; now and then a weight near zero is nudged so that it can grow again. A system
+/// without the stack evaluation keeps it off: it makes the planner make and rank four times the
+/// children at several times the cost, which a measure by score alone would not see.
+fn perturb(parent: &Weights, sigma: f64, rng: &mut impl Rng) -> Weights {
+    let tuned = if parent.stacked() {
+        TUNED
+    } else {
+        TUNED - STACK_WEIGHTS
+    };
+    let mut v = parent.to_vec();
+    for x in v.iter_mut().take(tuned) {
+        *x *= (sigma * normal(rng)).exp();
+        if x.abs() < 1e-3 && rng.gen_bool(0.2) {
+            *x = 0.01 * normal(rng);
+        }
+    }
+    parent.with_vec(v)
+}
+
 /// A standard normal deviate without another dependency (Box-Muller).
 mod rand_distr_lite {
     use rand::Rng;
@@ -204,6 +213,20 @@ mod rand_distr_lite {
 mod tests {
     use super::*;
     use crate::work::Limit;
+
+    /// A system without the stack evaluation is never given one by the tuner (regression: a
+    /// tune of `balanced` turned it on, for a planner several times slower); one with it has
+    /// its stack weights tuned too.
+    #[test]
+    fn perturbations_keep_the_stack_evaluation_off_where_it_is_off() {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        let flat = Weights::system("balanced").unwrap();
+        assert!(!flat.stacked());
+        assert!((0..2000).all(|_| !perturb(&flat, 0.3, &mut rng).stacked()));
+        let stacked = Weights::system("survive").unwrap();
+        let stack = |w: &Weights| w.to_vec()[TUNED - STACK_WEIGHTS..].to_vec();
+        assert!((0..20).any(|_| stack(&perturb(&stacked, 0.3, &mut rng)) != stack(&stacked)));
+    }
 
     /// The tuner judges weights by the games the solver would play: with [`Valuer::Chars`]
     /// (`hextris tune --whole`) each game is the solver's whole-game attempt, planned with the
