@@ -142,20 +142,22 @@ fn golden_runs_on_official_problems() {
         // it values no phrase (the hash covers the tags; official_11's one survival game).
         // Re-pinned for issue 44's eighth session: every other dying attempt plans with the
         // survival systems again (`survival_every` 2), so problem 13 gets the other systems'
-        // games back: 12,712 -> 13,156, and problem 11 8,077 -> 8,087.
+        // games back: 12,712 -> 13,156, and problem 11 8,077 -> 8,087. Re-pinned for issue 71's
+        // twenty-seventh session: `balanced` and `fill` tuned again for whole games (other
+        // games): 13,156 -> 13,152 and 8,087 -> 8,062.
         Golden {
             label: "official_1_13_21",
             files: vec![p(1), p(13), p(21)],
             attempts: 4,
-            total: 13156,
-            hash: 0xed50_2562_7f54_6379,
+            total: 13152,
+            hash: 0xf397_f4a9_178d_8c4b,
         },
         Golden {
             label: "official_11",
             files: vec![p(11)],
             attempts: 3,
-            total: 8087,
-            hash: 0xb364_fd4a_8585_c1ae,
+            total: 8062,
+            hash: 0x975f_4bce_986b_719c,
         },
     ];
     let wrong = check("official", &cases);
