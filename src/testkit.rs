@@ -46,7 +46,12 @@ pub fn lock_scorer<'a>(tables: &'a Tables, system: &str, rng_seed: u64) -> LockS
 /// The greedy planner's plan of the whole game of `seed`, with the `balanced` weights: what
 /// the encoders' tests spell.
 pub fn greedy_plan(problem: &Problem, tables: &Tables, seed: u32) -> Plan {
-    let mut scorer = lock_scorer(tables, "balanced", 1);
+    greedy_plan_by(problem, tables, seed, "balanced")
+}
+
+/// [`greedy_plan`] with the compiled-in scoring system `system` (tie-breaks seeded with 1).
+pub fn greedy_plan_by(problem: &Problem, tables: &Tables, seed: u32, system: &str) -> Plan {
+    let mut scorer = lock_scorer(tables, system, 1);
     let cfg = PlanConfig::whole_game();
     plan_greedy(problem, tables, seed, &cfg, &mut scorer)
 }

@@ -83,10 +83,9 @@ pub fn scores(
             let encoder = Encoder::new(p.problem, &p.tables, table);
             let runner =
                 StageRunner::new(p.problem, &p.tables, &encoder, table, g.seed, &cfg.search);
-            let valuer = cfg.valuer;
             let total: u64 = (0..cfg.repeats.max(1))
                 .map(|r| {
-                    let plan = runner.fresh(weights, r as u64, cfg.width, valuer);
+                    let plan = runner.fresh(weights, r as u64, cfg.width, cfg.valuer);
                     if cfg.survival {
                         let source = p.problem.source_length.max(1) as u64;
                         return plan.placements.len() as u64 * 1_000_000 / source;

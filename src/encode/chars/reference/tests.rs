@@ -142,9 +142,7 @@ fn the_encoder_scores_as_the_reference_on_the_official_problems() {
         let longest = setup.phrases.iter().map(|p| p.len()).max().unwrap_or(0);
         one_first_use = 300 + 2 * longest as u64;
         for system in ["low", "fill", "balanced"] {
-            let mut scorer = crate::testkit::lock_scorer(&setup.tables, system, 1);
-            let cfg = PlanConfig::whole_game();
-            let mut plan = plan_greedy(problem, &setup.tables, seed, &cfg, &mut scorer);
+            let mut plan = crate::testkit::greedy_plan_by(problem, &setup.tables, seed, system);
             plan.placements.truncate(30);
             let before = (tally.encoder, tally.reference);
             tally.add(problem, &setup, &plan, seed, &name);
