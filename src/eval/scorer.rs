@@ -7,7 +7,7 @@
 //! in the order the beam asks, from a generator seeded once per scorer, so a scorer serves one
 //! plan; and a lock's value is summed in one fixed order (features, stack, noise, valuer).
 
-use super::heuristic::fill_square;
+use super::heuristic::{depth_of, fill_square, TouchMemo};
 use super::phrase::PhraseValuer;
 use super::stack::{LockStack, StackNode};
 use super::{Features, Weights};
@@ -33,6 +33,13 @@ pub struct LockScorer<'a> {
     /// The square of a row's fill fraction, per number of filled cells (the division once per
     /// scorer rather than once per row of each lock).
     fill: Vec<f64>,
+    /// The depth feature per sum of a lock's members' rows counted from 1 (see
+    /// [`depth_of`]), up to the biggest unit on the floor: a load rather than a division per
+    /// lock, whose latency held up the sum of the lock's score.
+    depth: Vec<f64>,
+    /// What the locks touched on the board scored last, taken over where their cells are the
+    /// same on the next (see [`TouchMemo`]).
+    touch: TouchMemo,
     /// Buffers of [`LockScorer::score_lazily`].
     bounds: Vec<Bound>,
     best: Vec<f64>,
@@ -51,6 +58,8 @@ impl<'a> LockScorer<'a> {
             extra: Vec::new(),
             counts: Vec::new(),
             fill: Vec::new(),
+            depth: Vec::new(),
+            touch: TouchMemo::default(),
             bounds: Vec::new(),
             best: Vec::new(),
         }
@@ -96,6 +105,11 @@ impl Evaluator for LockScorer<'_> {
         if self.fill.len() != width + 1 {
             self.fill = (0..=width).map(|n| fill_square(n, width)).collect();
         }
+        let height = sim.board.height();
+        let most = self.tables.spaces.iter().map(|s| s.size).max().unwrap_or(0) * height;
+        if self.depth.len() != most + 1 {
+            self.depth = (0..=most as i64).map(|n| depth_of(n, height)).collect();
+        }
         if self.stacked {
             let holes = w.sealed != 0.0 || w.dead != 0.0;
             map.node(&sim.board, holes, &mut self.node);
@@ -118,8 +132,22 @@ impl Evaluator for LockScorer<'_> {
         }
         let counts = |y: usize| self.counts[y];
         let fill = |n: usize| self.fill[n];
+        let depth = |n: i64| {
+            let d = self.depth.get(n as usize);
+            d.copied().unwrap_or_else(|| depth_of(n, height))
+        };
+        self.touch.begin(&sim.board, at.unit, space);
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of_counted(&sim.board, counts, fill, space, lock.state, sim.ls_old);
+            let f = Features::of_memoized(
+                &sim.board,
+                counts,
+                fill,
+                depth,
+                space,
+                lock.state,
+                sim.ls_old,
+                &mut self.touch,
+            );
             let mut v = f.score(w);
             let mut added = 0.0;
             if self.stacked {
@@ -146,10 +174,17 @@ impl LockScorer<'_> {
         let space = &self.tables.spaces[at.unit];
         let counts = |y: usize| self.counts[y];
         let fill = |n: usize| self.fill[n];
+        let height = sim.board.height();
+        let depth = |n: i64| {
+            let d = self.depth.get(n as usize);
+            d.copied().unwrap_or_else(|| depth_of(n, height))
+        };
         self.bounds.clear();
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of_counted(&sim.board, counts, fill, space, lock.state, sim.ls_old)
-                .score(w);
+            let f = Features::of_counted(
+                &sim.board, counts, fill, depth, space, lock.state, sim.ls_old,
+            )
+            .score(w);
             let st = map.lock(&sim.board, space, lock.state, &mut self.node, false);
             // The noise draws once per lock, in the locks' order, as when all are scored.
             let noise = w.noise * self.rng.gen::<f64>();

@@ -24,26 +24,52 @@ pub struct Outline {
     /// it lies on the board, the heuristic reads their cells without testing the edges.
     pub lo: (i64, i64),
     pub hi: (i64, i64),
-    /// The neighbours (with whether they lie below their member) and the run ends again, as
-    /// offsets in a board's row-major bit array of `row_bits` bits a row
-    /// ([`crate::engine::Board::bit`]): empty until [`Outline::at_row_bits`].
-    pub near_at: Vec<(i64, bool)>,
-    pub ends_at: Vec<i64>,
-    pub row_bits: usize,
+    /// The cells of the box, a row at a time, for reading each row of the board once
+    /// ([`crate::engine::Board::window`] from column `lo.0`): per row `(dy, first, end)`, its
+    /// cells being `near_cells[first..end]`.
+    pub near_rows: Vec<(i64, u32, u32)>,
+    /// Each cell that is a neighbour or a run end, once, as its column from `lo.0` and what it
+    /// adds where it is filled, packed ([`NEAR_FILLED`], [`NEAR_BELOW`], [`NEAR_END`]): a cell
+    /// counts once per (member, neighbour) pair and per run end, as the heuristic counts it.
+    pub near_cells: Vec<(u32, u64)>,
+    /// The (member, neighbour) pairs whose neighbour lies below the member.
+    pub below: u32,
+    /// Whether [`Outline::near_rows`] serves: the box is at most 64 columns wide (a window) and
+    /// no count overflows its 16 bits of the packed sum.
+    pub windowed: bool,
 }
 
+/// The field of a packed count of [`Outline::near_cells`] that counts (member, neighbour)
+/// pairs, each 16 bits wide.
+pub const NEAR_FILLED: u32 = 0;
+/// ... the pairs whose neighbour lies below its member.
+pub const NEAR_BELOW: u32 = 16;
+/// ... the run ends.
+pub const NEAR_END: u32 = 32;
+
 impl Outline {
-    /// The outline with its offsets in a board of `row_bits` bits a row.
-    pub(super) fn at_row_bits(mut self, row_bits: usize) -> Outline {
-        let at = |dx: i64, dy: i64| dy * row_bits as i64 + dx;
-        self.near_at = self
-            .neighbours
-            .iter()
-            .map(|n| (at(n.0, n.1), n.2))
-            .collect();
-        self.ends_at = self.run_ends.iter().map(|e| at(e.0, e.1)).collect();
-        self.row_bits = row_bits;
-        self
+    /// Fills [`Outline::near_rows`] and [`Outline::near_cells`] from the neighbours and the run
+    /// ends (and the box).
+    fn pack_near(&mut self) {
+        let mut cells: std::collections::BTreeMap<(i64, i64), u64> = Default::default();
+        for &(dx, dy, below) in &self.neighbours {
+            *cells.entry((dy, dx)).or_default() += 1 << NEAR_FILLED | (below as u64) << NEAR_BELOW;
+        }
+        for &(dx, dy) in &self.run_ends {
+            *cells.entry((dy, dx)).or_default() += 1 << NEAR_END;
+        }
+        self.below = self.neighbours.iter().filter(|n| n.2).count() as u32;
+        self.windowed = self.hi.0 - self.lo.0 < 64
+            && self.neighbours.len() < 1 << 16
+            && self.run_ends.len() < 1 << 16;
+        for ((dy, dx), inc) in cells {
+            let at = self.near_cells.len() as u32;
+            match self.near_rows.last_mut() {
+                Some(r) if r.0 == dy => r.2 = at + 1,
+                _ => self.near_rows.push((dy, at, at + 1)),
+            }
+            self.near_cells.push(((dx - self.lo.0) as u32, inc));
+        }
     }
 
     pub(super) fn new(cells: &[(i64, i64)], parity: i64) -> Outline {
@@ -90,6 +116,7 @@ impl Outline {
             near().map(|n| n.0).max().unwrap_or(0),
             near().map(|n| n.1).max().unwrap_or(0),
         );
+        o.pack_near();
         o
     }
 }

@@ -142,9 +142,7 @@ impl UnitSpace {
             } as u8;
             let cells: [Vec<(i64, i64)>; 2] =
                 std::array::from_fn(|p| unit.shape(o, p as i64).cells.clone());
-            let outline: [Outline; 2] = std::array::from_fn(|p| {
-                Outline::new(&cells[p], p as i64).at_row_bits(crate::engine::Board::row_bits(width))
-            });
+            let outline: [Outline; 2] = std::array::from_fn(|p| Outline::new(&cells[p], p as i64));
             let key: [(u8, i64, i64); 2] =
                 std::array::from_fn(|p| (class, column_offset(min.q, min.r, p as i64), min.r));
             let s0 = unit.shape(o, 0);
