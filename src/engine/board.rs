@@ -58,13 +58,6 @@ impl Board {
         self.words[y * self.stride + x / 64] >> (x % 64) & 1 == 1
     }
 
-    /// Bit `i` of the board as a row-major bit array (see [`Board::row_bits`]; 1: filled).
-    /// The bit must lie on the board, padding included.
-    #[inline]
-    pub fn bit(&self, i: usize) -> u64 {
-        self.words[i / 64] >> (i % 64) & 1
-    }
-
     /// Fills an on-board cell.
     pub fn fill(&mut self, x: usize, y: usize) {
         debug_assert!(x < self.width && y < self.height);

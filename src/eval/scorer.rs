@@ -132,10 +132,7 @@ impl Evaluator for LockScorer<'_> {
         }
         let counts = |y: usize| self.counts[y];
         let fill = |n: usize| self.fill[n];
-        let depth = |n: i64| {
-            let d = self.depth.get(n as usize);
-            d.copied().unwrap_or_else(|| depth_of(n, height))
-        };
+        let depth = |n: i64| depth_in(&self.depth, n, height);
         self.touch.begin(&sim.board, at.unit, space);
         for (i, lock) in locks.iter().enumerate() {
             let f = Features::of_memoized(
@@ -175,10 +172,7 @@ impl LockScorer<'_> {
         let counts = |y: usize| self.counts[y];
         let fill = |n: usize| self.fill[n];
         let height = sim.board.height();
-        let depth = |n: i64| {
-            let d = self.depth.get(n as usize);
-            d.copied().unwrap_or_else(|| depth_of(n, height))
-        };
+        let depth = |n: i64| depth_in(&self.depth, n, height);
         self.bounds.clear();
         for (i, lock) in locks.iter().enumerate() {
             let f = Features::of_counted(
@@ -235,6 +229,14 @@ struct Bound {
     features: f64,
     stack: LockStack,
     noise: f64,
+}
+
+/// The depth feature for a lock whose members' rows sum to `rows` (see [`depth_of`]): from the
+/// scorer's `table` where it reaches, computed past it (the same values to the bit).
+#[inline]
+fn depth_in(table: &[f64], rows: i64, height: usize) -> f64 {
+    let d = table.get(rows as usize);
+    d.copied().unwrap_or_else(|| depth_of(rows, height))
 }
 
 #[cfg(test)]
