@@ -21,7 +21,7 @@ pub struct Board {
 
 impl Board {
     /// The bits a row of a board of `width` columns takes, padding included: cell `(x, y)` is
-    /// bit `y * row_bits(width) + x` of the board ([`Board::bit`]).
+    /// bit `y * row_bits(width) + x` of the board.
     pub fn row_bits(width: usize) -> usize {
         (width.div_ceil(64) + 1) * 64
     }
