@@ -56,6 +56,17 @@ pub(super) fn begun(phrase: &Phrase, text: &str) -> (usize, usize) {
     (d, rest)
 }
 
+/// Whether the rest of a begun phrase, `rest` descents, fits in a unit that passes through
+/// `rows` rows: its last descent may be the lock only where it ends the phrase, else the unit
+/// falls a row per descent of the rest. (Regression: on problem 23, "ia! ia!" begun by an "i"
+/// counted as finishable in a unit of 3 descents, its rest "a! ia!" having 4, and so was no
+/// span the unit could begin afresh for the next: its first use was lost.)
+pub(super) fn rest_fits(phrase: &Phrase, rest: usize, rows: usize) -> bool {
+    let last_locks = phrase.cmds.last().is_some_and(|c| c.is_descent());
+    let need = if last_locks { rest } else { rest + 1 };
+    need <= rows
+}
+
 /// The phrases whose first use one unit's walk counts (see the module doc), as indices into
 /// the phrase table.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -140,7 +151,7 @@ pub(super) fn first_uses(
             let fits = ct.playable[unit][p]
                 && ct.descents[p] <= rows
                 && region.fits(&table.phrases[p].cmds);
-            (d > 0 && rest <= rows) || fits
+            (d > 0 && rest_fits(&table.phrases[p], rest, rows)) || fits
         })
         .collect();
     let spans: Vec<usize> = match next_rows {
@@ -187,5 +198,28 @@ mod tests {
         assert_eq!(begun(ia, "bbb"), (0, ia.descents));
         // The whole phrase is not begun but done; its own prefix "ia!" is begun again.
         assert_eq!(begun(ia, "ia! ia!"), (3, descents_from(3)));
+    }
+
+    /// Regression (problem 23's greedy game by `fill`): "ia! ia!" begun by an "i" leaves "a!
+    /// ia!", 4 descents ending in a row move, which a unit of 4 rows (3 descents) cannot
+    /// finish; a phrase whose rest ends in a descent may lock on it.
+    #[test]
+    fn a_begun_phrase_fits_only_where_its_rest_can_be_spelt() {
+        let table = PhraseTable::new(&Phrases::official());
+        let by_text = |t: &str| table.phrases.iter().find(|p| p.text == t).unwrap();
+        let ia = by_text("ia! ia!");
+        let (d, rest) = begun(ia, "kaei");
+        assert_eq!((d, rest), (1, 4));
+        assert!(!rest_fits(ia, rest, 4));
+        assert!(rest_fits(ia, rest, 5));
+        // "ei!" ends in a row move too; a phrase ending in a descent locks on its last one.
+        let ending_in_descent = table
+            .phrases
+            .iter()
+            .find(|p| p.cmds.last().is_some_and(|c| c.is_descent()) && p.descents > 1)
+            .expect("an official phrase ending in a descent");
+        let rest = ending_in_descent.descents;
+        assert!(rest_fits(ending_in_descent, rest, rest));
+        assert!(!rest_fits(ending_in_descent, rest, rest - 1));
     }
 }
