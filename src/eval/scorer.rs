@@ -7,10 +7,10 @@
 //! in the order the beam asks, from a generator seeded once per scorer, so a scorer serves one
 //! plan; and a lock's value is summed in one fixed order (features, stack, noise, valuer).
 
-use super::heuristic::{depth_of, fill_square, TouchMemo};
+use super::heuristic::{LockSite, RowTables, TouchMemo};
 use super::phrase::PhraseValuer;
 use super::stack::{LockStack, StackNode};
-use super::{Features, Weights};
+use super::Weights;
 use crate::engine::Board;
 use crate::plan::{Candidates, Evaluator, Scored, Scratch, StateMemo, Tables};
 use rand::{Rng, SeedableRng};
@@ -28,15 +28,8 @@ pub struct LockScorer<'a> {
     valuer: Option<PhraseValuer<'a>>,
     /// The valuer's value and carry per lock of the partial game at hand (empty without one).
     extra: Vec<(f64, u32)>,
-    /// The filled cells of each row of the board at hand.
-    counts: Vec<usize>,
-    /// The square of a row's fill fraction, per number of filled cells (the division once per
-    /// scorer rather than once per row of each lock).
-    fill: Vec<f64>,
-    /// The depth feature per sum of a lock's members' rows counted from 1 (see
-    /// [`depth_of`]), up to the biggest unit on the floor: a load rather than a division per
-    /// lock, whose latency held up the sum of the lock's score.
-    depth: Vec<f64>,
+    /// The row counts of the board at hand and the fill and depth tables (see [`RowTables`]).
+    rows: RowTables,
     /// What the locks touched on the board scored last, taken over where their cells are the
     /// same on the next (see [`TouchMemo`]).
     touch: TouchMemo,
@@ -56,9 +49,7 @@ impl<'a> LockScorer<'a> {
             rng: Pcg64Mcg::seed_from_u64(rng_seed),
             valuer: None,
             extra: Vec::new(),
-            counts: Vec::new(),
-            fill: Vec::new(),
-            depth: Vec::new(),
+            rows: RowTables::default(),
             touch: TouchMemo::default(),
             bounds: Vec::new(),
             best: Vec::new(),
@@ -96,20 +87,9 @@ impl Evaluator for LockScorer<'_> {
         }
         let (w, map) = (self.weights, &self.tables.stack);
         let space = &self.tables.spaces[at.unit];
-        // Each lock reads the fill of the rows it touches: counted once per board here (a
-        // population count per word, in software on the build's baseline CPU).
-        self.counts.clear();
-        self.counts
-            .extend((0..sim.board.height()).map(|y| sim.board.row_count(y)));
-        let width = sim.board.width();
-        if self.fill.len() != width + 1 {
-            self.fill = (0..=width).map(|n| fill_square(n, width)).collect();
-        }
-        let height = sim.board.height();
-        let most = self.tables.spaces.iter().map(|s| s.size).max().unwrap_or(0) * height;
-        if self.depth.len() != most + 1 {
-            self.depth = (0..=most as i64).map(|n| depth_of(n, height)).collect();
-        }
+        // Each lock reads the fill of the rows it touches: counted once per board here.
+        let most = self.tables.spaces.iter().map(|s| s.size).max().unwrap_or(0);
+        self.rows.count(&sim.board, most);
         if self.stacked {
             let holes = w.sealed != 0.0 || w.dead != 0.0;
             map.node(&sim.board, holes, &mut self.node);
@@ -130,21 +110,15 @@ impl Evaluator for LockScorer<'_> {
             self.score_lazily(at, out);
             return;
         }
-        let counts = |y: usize| self.counts[y];
-        let fill = |n: usize| self.fill[n];
-        let depth = |n: i64| depth_in(&self.depth, n, height);
+        let site = LockSite {
+            board: &sim.board,
+            lookups: &self.rows,
+            space,
+            ls_old: sim.ls_old,
+        };
         self.touch.begin(&sim.board, at.unit, space);
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of_memoized(
-                &sim.board,
-                counts,
-                fill,
-                depth,
-                space,
-                lock.state,
-                sim.ls_old,
-                &mut self.touch,
-            );
+            let f = site.features_memoized(lock.state, &mut self.touch);
             let mut v = f.score(w);
             let mut added = 0.0;
             if self.stacked {
@@ -169,16 +143,15 @@ impl LockScorer<'_> {
         let (sim, locks) = (at.sim, at.locks);
         let (w, map) = (self.weights, &self.tables.stack);
         let space = &self.tables.spaces[at.unit];
-        let counts = |y: usize| self.counts[y];
-        let fill = |n: usize| self.fill[n];
-        let height = sim.board.height();
-        let depth = |n: i64| depth_in(&self.depth, n, height);
+        let site = LockSite {
+            board: &sim.board,
+            lookups: &self.rows,
+            space,
+            ls_old: sim.ls_old,
+        };
         self.bounds.clear();
         for (i, lock) in locks.iter().enumerate() {
-            let f = Features::of_counted(
-                &sim.board, counts, fill, depth, space, lock.state, sim.ls_old,
-            )
-            .score(w);
+            let f = site.features(lock.state).score(w);
             let st = map.lock(&sim.board, space, lock.state, &mut self.node, false);
             // The noise draws once per lock, in the locks' order, as when all are scored.
             let noise = w.noise * self.rng.gen::<f64>();
@@ -229,14 +202,6 @@ struct Bound {
     features: f64,
     stack: LockStack,
     noise: f64,
-}
-
-/// The depth feature for a lock whose members' rows sum to `rows` (see [`depth_of`]): from the
-/// scorer's `table` where it reaches, computed past it (the same values to the bit).
-#[inline]
-fn depth_in(table: &[f64], rows: i64, height: usize) -> f64 {
-    let d = table.get(rows as usize);
-    d.copied().unwrap_or_else(|| depth_of(rows, height))
 }
 
 #[cfg(test)]
