@@ -58,15 +58,25 @@ const POTENTIAL_CHARS: usize = 4;
 #[derive(Clone, Debug)]
 pub struct Forward {
     ac: Automaton,
-    /// Gain of entering each node: the repetition points of the phrases ending there.
+    /// Gain of entering each node: the repetition points of the phrases ending there (the
+    /// tables below hold them; the tests' reference reads them here).
+    #[cfg(test)]
     gains: Vec<i32>,
     /// Per node: what being in it is worth to the next unit (see the module doc).
     potential: Vec<i32>,
-    /// Per node and command: the distinct successor nodes.
-    succ: Vec<[Vec<Node>; 4]>,
-    /// Per command: its transitions, by `from`: the loops of the programme run over these
+    /// Per command: the successors that every node reaches by it, with the gain of entering
+    /// them. A character outside every phrase leads each node where it leads the root, so most
+    /// transitions are of this kind: a step takes the best value of any node once for each
+    /// (problem 18: 3 of 25 transitions by a descent are not).
+    shared: [Vec<(Node, i32)>; 4],
+    /// Per command: its other transitions, by `from`: the loops of the programme run over these
     /// lists (eight bytes an edge, for the cache).
     edges: [Vec<Edge>; 4],
+    /// Without and with the potential, per node and per set of the four commands (a bit each,
+    /// as a lock's commands): the best gain of locking from the node by one of them, the
+    /// potential of the node it leaves included where asked, and that node; the first of the
+    /// best in the order of the commands and their successors.
+    lock_gains: [Vec<LockGains>; 2],
     /// Per node: the best value of a column whatever the heading (a buffer).
     best: Vec<i32>,
     checkpoints: rustc_hash::FxHashMap<CheckpointKey, Checkpoint>,
@@ -110,9 +120,15 @@ impl Forward {
             })
             .collect();
         let potential = potential(&succ, &gains);
+        let shared: [Vec<Node>; 4] = std::array::from_fn(|c| {
+            (0..ac.len() as Node)
+                .filter(|t| succ.iter().all(|s| s[c].contains(t)))
+                .collect()
+        });
         let edges = std::array::from_fn(|c| {
             (0..succ.len())
                 .flat_map(|a| succ[a][c].iter().map(move |&b| (a as Node, b)))
+                .filter(|(_, to)| !shared[c].contains(to))
                 .map(|(from, to)| Edge {
                     from,
                     to,
@@ -120,12 +136,16 @@ impl Forward {
                 })
                 .collect()
         });
+        let shared = shared.map(|ts| ts.iter().map(|&t| (t, gains[t as usize])).collect());
+        let lock_gains = [false, true].map(|with| lock_gains(&succ, &gains, &potential, with));
         Some(Forward {
             ac,
+            #[cfg(test)]
             gains,
             potential,
-            succ,
+            shared,
             edges,
+            lock_gains,
             best: Vec::new(),
             checkpoints: Default::default(),
             checkpoint_bytes: 0,
@@ -169,25 +189,18 @@ impl Forward {
     /// commands `cmds`, with the node the lock leaves.
     fn lock_value(&self, base: usize, cmds: u8, with_potential: bool) -> Option<(i32, u32)> {
         let na = self.ac.len();
+        let table = &self.lock_gains[with_potential as usize];
+        let mask = (cmds & 15) as usize;
         let mut best: Option<(i32, u32)> = None;
         for h in 0..3 {
-            for a in 0..na {
-                let v = self.cur[base + h * na + a];
+            let row = &self.cur[base + h * na..base + (h + 1) * na];
+            for (&v, gains) in row.iter().zip(table) {
                 if v <= NEG {
                     continue;
                 }
-                for c in 0..4 {
-                    if cmds >> c & 1 == 0 {
-                        continue;
-                    }
-                    for &a2 in &self.succ[a][c] {
-                        let mut total = v + self.gains[a2 as usize];
-                        if with_potential {
-                            total += self.potential[a2 as usize];
-                        }
-                        if best.is_none_or(|b| total > b.0) {
-                            best = Some((total, a2 as u32));
-                        }
+                if let Some((gain, a2)) = gains[mask] {
+                    if best.is_none_or(|b| v + gain > b.0) {
+                        best = Some((v + gain, a2 as u32));
                     }
                 }
             }
@@ -283,6 +296,41 @@ struct Edge {
 #[inline]
 fn slot_base(xi: usize, na: usize) -> usize {
     xi * 3 * na
+}
+
+/// One node's row of [`Forward::lock_gains`]: per set of the four commands, the best gain of
+/// locking by one of them and the node it leaves.
+type LockGains = [Option<(i32, Node)>; 16];
+
+/// The table [`Forward::lock_gains`], with the potential or without.
+fn lock_gains(
+    succ: &[[Vec<Node>; 4]],
+    gains: &[i32],
+    potential: &[i32],
+    with_potential: bool,
+) -> Vec<LockGains> {
+    succ.iter()
+        .map(|by_cmd| {
+            std::array::from_fn(|mask| {
+                let mut best: Option<(i32, Node)> = None;
+                for (c, next) in by_cmd.iter().enumerate() {
+                    if mask >> c & 1 == 0 {
+                        continue;
+                    }
+                    for &a2 in next {
+                        let mut gain = gains[a2 as usize];
+                        if with_potential {
+                            gain += potential[a2 as usize];
+                        }
+                        if best.is_none_or(|b| gain > b.0) {
+                            best = Some((gain, a2));
+                        }
+                    }
+                }
+                best
+            })
+        })
+        .collect()
 }
 
 /// Per node: the best gain of the next [`POTENTIAL_CHARS`] characters from it, less the same

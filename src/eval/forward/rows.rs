@@ -69,7 +69,11 @@ impl Forward {
     fn step_along(&mut self, p: usize, xi: usize, heading: usize) {
         let na = self.ac.len();
         let Forward {
-            cur, best, edges, ..
+            cur,
+            best,
+            shared,
+            edges,
+            ..
         } = self;
         // `best` holds `na` values (see `Forward::run`): written in place, not collected.
         let (fresh, along) = ((p * 3 + FRESH) * na, (p * 3 + heading) * na);
@@ -87,6 +91,10 @@ impl Forward {
             Command::W
         };
         let base = (xi * 3 + heading) * na;
+        for &(t, gain) in &shared[cmd as usize] {
+            let t = &mut cur[base + t as usize];
+            *t = (*t).max(top + gain);
+        }
         for e in &edges[cmd as usize] {
             let v = best[e.from as usize];
             if v > NEG {
@@ -105,6 +113,7 @@ impl Forward {
             cur,
             next,
             best,
+            shared,
             edges,
             ..
         } = self;
@@ -122,6 +131,13 @@ impl Forward {
         let mut any = false;
         for (c, nxi) in targets.into_iter().flatten() {
             let to = (nxi * 3 + FRESH) * na;
+            for &(t, gain) in &shared[c as usize] {
+                let t = &mut next[to + t as usize];
+                if top + gain > *t {
+                    *t = top + gain;
+                    any = true;
+                }
+            }
             for e in &edges[c as usize] {
                 let v = best[e.from as usize];
                 let t = &mut next[to + e.to as usize];
