@@ -26,14 +26,14 @@
 //! Only repetition points count (2 x length per occurrence): the first use of each phrase is
 //! the encoders' business, and the planner would otherwise chase it unit after unit.
 //!
-//! **Above the stack.** The values of a row depend only on the rows above it; where those are
-//! the empty board's (every row the unit covers empty, [`UnitSpace::clear_until`]), they are
-//! the same on every board, for a given unit and starting node. So the programme keeps, per
-//! (unit, node, potential or not), a checkpoint: the fresh arrivals on a row
-//! [`checkpoint::MARGIN`] rows above the first row that differs from the empty board, and the
-//! values of the locks above it.
-//! A later call whose first differing row lies below the checkpoint starts there: on a tall
-//! board the programme then costs the rows of the stack, not those of the board.
+//! **Above the stack.** The values of a row depend only on the rows above it and itself: on
+//! boards that agree down to a row, they agree there, for a given unit and starting node. So the
+//! programme keeps, per (unit, node, potential or not), a few checkpoints: the fresh arrivals on
+//! a row [`checkpoint::MARGIN`] rows above the top of the stack ([`UnitSpace::stack_top`], or the
+//! lowest lock where the unit cannot get so far), the free map's rows down to it, and the
+//! values of the locks above it. A later call on a board whose rows agree with a checkpoint's
+//! starts from the deepest such: on a tall board the programme then costs the rows of the stack,
+//! not those of the board, and cells high above the stack (problem 18's shelf) do not stop it.
 //!
 //! Files: this one the tables and the programme's run over the rows; [`rows`] the steps along a
 //! row and down to the next; [`checkpoint`] the checkpoints above the stack.
@@ -79,7 +79,9 @@ pub struct Forward {
     lock_gains: [Vec<LockGains>; 2],
     /// Per node: the best value of a column whatever the heading (a buffer).
     best: Vec<i32>,
-    checkpoints: rustc_hash::FxHashMap<CheckpointKey, Checkpoint>,
+    checkpoints: rustc_hash::FxHashMap<CheckpointKey, Vec<Checkpoint>>,
+    /// Calls that started from a checkpoint (for the tests).
+    resumed: usize,
     checkpoint_bytes: usize,
     // Buffers: the values of the current row and the fresh arrivals on the next, per column,
     // heading and node.
@@ -148,6 +150,7 @@ impl Forward {
             lock_gains,
             best: Vec::new(),
             checkpoints: Default::default(),
+            resumed: 0,
             checkpoint_bytes: 0,
             cur: Vec::new(),
             next: Vec::new(),
@@ -240,15 +243,20 @@ impl Forward {
         let mut order: Vec<usize> = (0..locks.len()).collect();
         order.sort_by_key(|&i| locks[i].state.y);
         let last_row = locks[order[order.len() - 1]].state.y;
-        let clear = sp.clear_until(free);
+        // A checkpoint MARGIN rows above the stack; a kept one that lies more than MARGIN rows
+        // above that is made again lower (the stack went down), one that lies below it (the
+        // stack grew) no longer matches the board's rows.
+        let save_row = sp.stack_top(free).min(last_row + 1) - MARGIN;
         let (mut first, mut k) = (s0.y, 0);
-        let mut save_at = None;
-        match self.resume(key, clear, locks, &order, out) {
-            Some((row, done)) => (first, k) = (row, done),
+        let mut save_at = (save_row > s0.y).then_some(save_row);
+        match self.resume(key, sp, free, locks, &order, out) {
+            Some((row, done)) => {
+                (first, k) = (row, done);
+                save_at = save_at.filter(|&y| y > row + MARGIN);
+            }
             None => {
                 let carry = (carry as usize).min(na - 1);
                 self.cur[((s0.x - x_lo) as usize * 3 + FRESH) * na + carry] = 0;
-                save_at = (clear - MARGIN > s0.y).then_some(clear - MARGIN);
             }
         }
         let mut cols: Vec<usize> = Vec::new();
@@ -265,7 +273,7 @@ impl Forward {
                 break;
             }
             if save_at == Some(y) {
-                self.save(key, y, width, &order[..k], locks, out);
+                self.save(key, (sp, free), y, &order[..k], locks, out);
             }
             self.settle(&cols);
             // The locks of this row: a blocked command, spelt by any of its characters.
@@ -523,30 +531,43 @@ mod tests {
     /// The checkpoints above the stack change nothing: along random games on tall boards whose
     /// stacks grow and clear (units that cannot rotate, random phrases, random carries, with and
     /// without the potential), the values of one programme kept from call to call equal those
-    /// of a fresh programme at each call.
+    /// of a fresh programme at each call. Half the boards have cells high above the stack (a
+    /// shelf, as problem 18's), and two games share the programme, a call of one or the other
+    /// at random, as a beam's boards do: each finds its own checkpoints, or none.
     #[test]
     fn checkpoints_above_the_stack_change_no_value() {
         use crate::plan::Sim;
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(30);
         let units = [one_cell(), ring()];
-        // Calls of the kept programme, and those that resumed from a checkpoint.
-        let (mut calls, mut resumed) = (0, 0);
+        // Calls of the kept programme.
+        let mut calls = 0;
+        let mut resumed = 0;
         for _ in 0..60 {
             let (w, h) = (rng.gen_range(3..=40), rng.gen_range(8..=60));
             let (from_row, fill) = (rng.gen_range(h / 2..=h), rng.gen_range(0.0..0.7));
-            let Some((json, problem, tables)) =
+            let Some((json, mut problem, tables)) =
                 random_case(&mut rng, (w, h), (from_row, fill), &units)
             else {
                 continue;
             };
+            if rng.gen_bool(0.5) {
+                // A shelf of cells a few rows below the spawn.
+                let y = rng.gen_range(2..=h / 3);
+                for x in 0..w {
+                    if rng.gen_bool(0.3) {
+                        problem.board.fill(x, y);
+                    }
+                }
+            }
             let table = PhraseTable::new(&Phrases::new(random_phrases(&mut rng)));
             let Some(mut kept) = Forward::new(&table) else {
                 continue;
             };
-            let mut sim = Sim::new(&problem);
+            let mut sims = [Sim::new(&problem), Sim::new(&problem)];
             let mut scratch = Scratch::default();
             let (mut got, mut want) = (Vec::new(), Vec::new());
             for _ in 0..80 {
+                let sim = &mut sims[rng.gen_range(0..2)];
                 let unit = rng.gen_range(0..2);
                 if !gen_locks(&tables, unit, &sim.board, &mut scratch) || scratch.locks.is_empty() {
                     break;
@@ -554,7 +575,6 @@ mod tests {
                 let sp = &tables.spaces[unit];
                 let carry = rng.gen_range(0..kept.ac.len()) as u32;
                 let potential = rng.gen_bool(0.7);
-                let before = kept.checkpoints.values().map(|c| c.row).sum::<i64>();
                 let (free, locks) = (&scratch.free, &scratch.locks);
                 let values = |fw: &mut Forward, out: &mut Vec<LockValue>| {
                     fw.lock_values(sp, unit, free, carry, locks, potential, out)
@@ -566,20 +586,20 @@ mod tests {
                 );
                 assert_eq!(got, want, "{json}");
                 calls += 1;
-                resumed += (kept.checkpoints.values().map(|c| c.row).sum::<i64>() == before
-                    && !kept.checkpoints.is_empty()) as usize;
-                // The lowest locks first, so that the stack grows and rows clear.
+                // The lowest locks first, so that the stack grows and rows clear; now and then
+                // a high one, so that the boards differ above their stacks.
                 let deepest = scratch.locks.iter().map(|l| l.state.y).max().unwrap();
                 let low: Vec<_> = scratch
                     .locks
                     .iter()
-                    .filter(|l| l.state.y + 1 >= deepest)
+                    .filter(|l| l.state.y + 1 >= deepest || rng.gen_bool(0.02))
                     .collect();
                 let lock = low[rng.gen_range(0..low.len())];
                 sim.lock(&problem, unit, lock.state);
             }
+            resumed += kept.resumed;
         }
-        println!("checkpoints: {calls} calls, about {resumed} from a checkpoint");
+        println!("checkpoints: {calls} calls, {resumed} from a checkpoint");
         assert!(
             calls > 2000 && resumed > 500,
             "{calls} calls, {resumed} resumed"

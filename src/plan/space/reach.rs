@@ -132,6 +132,28 @@ impl UnitSpace {
         self.clear_until_in(&mut Whole(free))
     }
 
+    /// The first pivot row of the run of rows at the bottom of the free map `free` that differ
+    /// from an empty board's for some orientation: the top of the stack, whatever cells the
+    /// board has higher up (`y_end` when the last row is clear; the first row of any orientation
+    /// when every row differs or the space is being built).
+    pub fn stack_top(&self, free: &[u64]) -> i64 {
+        let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
+        if self.clear.rows.is_empty() {
+            return first;
+        }
+        for y in (first..self.y_end).rev() {
+            let parity = y.rem_euclid(2) as usize;
+            let clear = (0..self.k).all(|o| {
+                self.row(o, y)
+                    .is_none_or(|(b, n)| free[b..b + n] == self.clear.rows[o as usize][parity][..])
+            });
+            if clear {
+                return y + 1;
+            }
+        }
+        first
+    }
+
     /// [`UnitSpace::clear_until`] on a free map whose rows `src` works out as they are read.
     fn clear_until_in<S: FreeRows>(&self, src: &mut S) -> i64 {
         let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
