@@ -248,10 +248,17 @@ impl Forward {
         // stack grew) no longer matches the board's rows.
         let save_row = sp.stack_top(free).min(last_row + 1) - MARGIN;
         let (mut first, mut k) = (s0.y, 0);
+        // The work counted so far. The rows and locks a checkpoint skips count as worked out
+        // (the work it kept): which checkpoints serve depends on the boards this programme
+        // valued before, and the counted work must not (a longer virtual run holds a shorter
+        // run's answers, `tests/monotone.rs`: with only the rows worked out counted, one case of
+        // its 200 differed).
+        let mut worked = 0;
         let mut save_at = (save_row > s0.y).then_some(save_row);
         match self.resume(key, sp, free, locks, &order, out) {
-            Some((row, done)) => {
-                (first, k) = (row, done);
+            Some((row, done, work)) => {
+                (first, k, worked) = (row, done, work);
+                crate::work::add(crate::work::Op::ValuerChars, work);
                 save_at = save_at.filter(|&y| y > row + MARGIN);
             }
             None => {
@@ -259,20 +266,12 @@ impl Forward {
                 self.cur[((s0.x - x_lo) as usize * 3 + FRESH) * na + carry] = 0;
             }
         }
-        // The rows and locks a checkpoint skips count as worked out: which checkpoints serve
-        // depends on the boards this programme valued before, and the counted work must not
-        // (a longer virtual run holds a shorter run's answers, `tests/monotone.rs`: with only
-        // the rows worked out counted, one case of its 200 differed).
-        for y in s0.y..first {
-            let n = sp.free_in_row(free, 0, y).count();
-            crate::work::add(crate::work::Op::ValuerChars, (n * na) as u64);
-        }
-        crate::work::add(crate::work::Op::ValuerChars, 12 * (na * k) as u64);
         let mut cols: Vec<usize> = Vec::new();
         for y in first..sp.rows_from(s0.y).end {
             cols.clear();
             cols.extend(sp.free_in_row(free, 0, y).map(|s| (s.x - x_lo) as usize));
-            crate::work::add(crate::work::Op::ValuerChars, (cols.len() * na) as u64);
+            let row_work = (cols.len() * na) as u64;
+            crate::work::add(crate::work::Op::ValuerChars, row_work);
             if y > last_row {
                 // No lock lies this low: the fresh arrivals here are dropped.
                 for &xi in &cols {
@@ -282,13 +281,15 @@ impl Forward {
                 break;
             }
             if save_at == Some(y) {
-                self.save(key, (sp, free), y, &order[..k], locks, out);
+                self.save(key, (sp, free), (y, worked), &order[..k], locks, out);
             }
+            worked += row_work;
             self.settle(&cols);
             // The locks of this row: a blocked command, spelt by any of its characters.
             while k < order.len() && locks[order[k]].state.y == y {
                 let lock = &locks[order[k]];
                 crate::work::add(crate::work::Op::ValuerChars, 12 * na as u64);
+                worked += 12 * na as u64;
                 let xi = (lock.state.x - x_lo) as usize;
                 out[order[k]] = self.lock_value(slot_base(xi, na), lock.cmds, with_potential);
                 k += 1;

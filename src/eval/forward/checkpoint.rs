@@ -30,6 +30,8 @@ pub(super) struct Checkpoint {
     /// The unit's free map from its spawn's row down to `row`, both included: the values down
     /// to `row` depend on these alone.
     free: Vec<u64>,
+    /// The work the programme counted above `row` (its rows and locks).
+    work: u64,
     /// The fresh arrivals on `row`, per column (from the unit's `x_lo`) and node.
     arrivals: Vec<i32>,
     /// The values of the locks above `row`, by (row, column, commands), sorted.
@@ -46,8 +48,8 @@ pub(super) type CheckpointKey = (usize, u32, bool);
 impl Forward {
     /// Starts from the checkpoint of `key`, if there is one made on the same rows of the free
     /// map `free` of `sp` down to its row, that holds the value of every lock above it: those
-    /// values go into `out`, its arrivals into the current row. Returns its row and how many
-    /// locks of `order` lie above it.
+    /// values go into `out`, its arrivals into the current row. Returns its row, how many locks
+    /// of `order` lie above it, and the work counted above it.
     pub(super) fn resume(
         &mut self,
         key: CheckpointKey,
@@ -56,7 +58,7 @@ impl Forward {
         locks: &[Lock],
         order: &[usize],
         out: &mut [Option<(i32, u32)>],
-    ) -> Option<(i64, usize)> {
+    ) -> Option<(i64, usize, u64)> {
         // The deepest of the key's checkpoints made on the same rows.
         let c = self
             .checkpoints
@@ -76,23 +78,23 @@ impl Forward {
             out[i] = v;
         }
         let na = self.ac.len();
-        let row = c.row;
+        let (row, work) = (c.row, c.work);
         for (xi, column) in c.arrivals.chunks(na).enumerate() {
             let base = (xi * 3 + FRESH) * na;
             self.cur[base..base + na].copy_from_slice(column);
         }
         self.resumed += 1;
-        Some((row, above))
+        Some((row, above, work))
     }
 
     /// Keeps a checkpoint for `key` at row `row` (the current row, before it settles) of the
-    /// free map `free` of `sp`: its arrivals, the map's rows down to it, and the values of the
-    /// locks `done` (those above it) found so far in `out`.
+    /// free map `free` of `sp`: its arrivals, the map's rows down to it, the `work` counted
+    /// above it, and the values of the locks `done` (those above it) found so far in `out`.
     pub(super) fn save(
         &mut self,
         key: CheckpointKey,
         (sp, free): (&UnitSpace, &[u64]),
-        row: i64,
+        (row, work): (i64, u64),
         done: &[usize],
         locks: &[Lock],
         out: &[Option<(i32, u32)>],
@@ -117,6 +119,7 @@ impl Forward {
         let c = Checkpoint {
             row,
             free: rows.to_vec(),
+            work,
             arrivals,
             locks: values,
         };

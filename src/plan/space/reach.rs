@@ -142,16 +142,21 @@ impl UnitSpace {
             return first;
         }
         for y in (first..self.y_end).rev() {
-            let parity = y.rem_euclid(2) as usize;
-            let clear = (0..self.k).all(|o| {
-                self.row(o, y)
-                    .is_none_or(|(b, n)| free[b..b + n] == self.clear.rows[o as usize][parity][..])
-            });
-            if clear {
+            if self.row_is_clear(free, y) {
                 return y + 1;
             }
         }
         first
+    }
+
+    /// Whether row `y` of the free map `free` is an empty board's for every orientation (the
+    /// empty board's rows must be built).
+    fn row_is_clear(&self, free: &[u64], y: i64) -> bool {
+        let parity = y.rem_euclid(2) as usize;
+        (0..self.k).all(|o| {
+            self.row(o, y)
+                .is_none_or(|(b, n)| free[b..b + n] == self.clear.rows[o as usize][parity][..])
+        })
     }
 
     /// [`UnitSpace::clear_until`] on a free map whose rows `src` works out as they are read.
@@ -162,14 +167,8 @@ impl UnitSpace {
         }
         for y in first..self.y_end {
             src.ready(self, y);
-            let free = src.map();
-            let parity = y.rem_euclid(2) as usize;
-            for o in 0..self.k {
-                if let Some((b, n)) = self.row(o, y) {
-                    if free[b..b + n] != self.clear.rows[o as usize][parity][..] {
-                        return y;
-                    }
-                }
+            if !self.row_is_clear(src.map(), y) {
+                return y;
             }
         }
         self.y_end
