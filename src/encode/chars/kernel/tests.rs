@@ -31,6 +31,19 @@ fn compare(
     let k = Kernel::new(ac, gains, terminal, sp.rotates());
     let mut fast = Fast::default();
     values(sp, region, &k, None, &mut FastBufs::default(), &mut fast);
+    // The portable code gives the same integers as the one the processor runs (AVX2 where
+    // it has it).
+    let mut portable = Fast::default();
+    values_portable(
+        sp,
+        region,
+        &k,
+        None,
+        &mut FastBufs::default(),
+        &mut portable,
+    );
+    assert_eq!(fast.vals, portable.vals, "{what}: portable values");
+    assert_eq!(fast.spawn, portable.spawn, "{what}: portable spawn values");
     for i in 0..region.states.len() {
         for h in 0..old.ctxs {
             for a in 0..ac.len() {
