@@ -286,6 +286,9 @@ impl<V: Bound> Walk<'_, V> {
         let mut seen: rustc_hash::FxHashMap<(u32, u8, Node, u64), i32> = Default::default();
         let mut row = Vec::new();
         let mut kids = Vec::new();
+        // The levels' vectors and the children's order, reused rather than allocated per node.
+        let mut spare: Vec<Vec<SearchNode>> = Vec::new();
+        let mut order: Vec<(i32, i32, std::cmp::Reverse<usize>)> = Vec::new();
         let mut at = 0u32;
         loop {
             if nodes[at as usize].done {
@@ -298,16 +301,17 @@ impl<V: Bound> Walk<'_, V> {
             self.row(&nodes, at, &mut row);
             let node = nodes[at as usize];
             let key = (node.i, node.ctx, node.a, visited_hash(&row));
-            let mut level: Vec<SearchNode> = Vec::new();
+            let mut level = spare.pop().unwrap_or_default();
             if seen.get(&key).is_none_or(|&g| g < node.g) {
                 seen.insert(key, node.g);
                 self.children(&node, at, &row, &mut kids);
-                let mut order: Vec<(i32, i32, std::cmp::Reverse<usize>)> = kids
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, k)| k.0 >= target)
-                    .map(|(j, k)| (k.0, k.1.g, std::cmp::Reverse(j)))
-                    .collect();
+                order.clear();
+                order.extend(
+                    kids.iter()
+                        .enumerate()
+                        .filter(|(_, k)| k.0 >= target)
+                        .map(|(j, k)| (k.0, k.1.g, std::cmp::Reverse(j))),
+                );
                 order.sort_unstable();
                 level.extend(order.iter().map(|o| kids[o.2 .0].1));
             }
@@ -319,7 +323,8 @@ impl<V: Bound> Walk<'_, V> {
                     at = nodes.len() as u32 - 1;
                     break;
                 }
-                stack.pop();
+                // Empty: kept for a later level.
+                spare.extend(stack.pop());
             }
         }
     }
