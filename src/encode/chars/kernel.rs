@@ -72,7 +72,7 @@ pub(super) struct Kernel {
 }
 
 /// The context nodes are padded to a multiple of this, so that the raises compile to whole
-/// vectors (two of SSE2's 4 x i32).
+/// vectors (one of AVX2's 8 x i32, or two of SSE2's 4).
 const LANES: usize = 8;
 
 /// An exception: a context node whose successors under a command differ from the root's. Its
