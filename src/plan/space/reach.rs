@@ -368,32 +368,20 @@ impl UnitSpace {
 
 /// The free bits of one word of pivots at row `y`, `nx` of them from column `x_lo`, for a unit
 /// with `cells` (offsets from the pivot) on `board`, at most 64 columns wide: [`bits::full_row`]
-/// then [`bits::empty_window`] of each cell's board row, the same bits (the test
-/// `a_narrow_row_is_the_general_one` compares them on random boards).
+/// then [`bits::empty_window_narrow`] of each cell's board row, the same bits as the general
+/// loop (the test `a_narrow_row_is_the_general_one` compares them on random boards).
 #[inline]
 fn narrow_row(board: &Board, nx: usize, cells: &[(i64, i64)], y: i64, x_lo: i64) -> u64 {
-    debug_assert!(board.width() <= 64);
-    let mut w = if nx >= 64 { u64::MAX } else { (1u64 << nx) - 1 };
+    let mut w = [0u64];
+    bits::full_row(&mut w, nx);
     for &(dx, dy) in cells {
         let row = board.row((y + dy) as usize);
-        let b = x_lo + dx;
-        let window = if b >= board.width() as i64 {
-            0
-        } else if b >= 0 {
-            // The row's first word and its padding's (filled) as one 128-bit number.
-            let both = (row[1] as u128) << 64 | row[0] as u128;
-            !((both >> b) as u64)
-        } else if b > -64 {
-            !(row[0] << -b) & (u64::MAX << -b)
-        } else {
-            0
-        };
-        w &= window;
-        if w == 0 {
+        w[0] &= bits::empty_window_narrow(row, board.width(), x_lo + dx);
+        if w[0] == 0 {
             break;
         }
     }
-    w
+    w[0]
 }
 
 #[cfg(test)]
