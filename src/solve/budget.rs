@@ -353,6 +353,11 @@ pub struct Timing {
     /// A late beam narrows once the work left before its horizon falls below this many work
     /// seconds, to finish greedily and be spelt.
     pub narrow_lead: f64,
+    /// [`Self::narrow_lead`] for a beam planning without the phrase valuer: at the survival
+    /// systems' price (where they were measured), which plan without it. On problem 18 the
+    /// others' beams, valuing phrases by words, cost several times `fill`'s without it, and at
+    /// their price a reviving `fill` game narrowed before it started.
+    pub unvalued_lead: f64,
     /// The greedy encoder's work seconds per unit: a late DP encoding hands over to it.
     pub greedy_unit: f64,
     /// Seconds of the machine at hand per work second (1 on a virtual clock, and before any
@@ -409,6 +414,7 @@ pub fn quick_cut(
 ) -> Cut {
     let plain = Timing {
         narrow_lead: 0.0,
+        unvalued_lead: 0.0,
         greedy_unit: 0.0,
         ..*timing
     };

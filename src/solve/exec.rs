@@ -25,6 +25,7 @@ use super::policy::{FixedCut, GameId, Outcome, Policy, Report, Round, SeedSetup,
 use super::tasks::{GameData, SeedTasks};
 use super::{Prepared, Progress, SeedResult, SolveConfig};
 use crate::encode::Encoder;
+use crate::solve::stage::Valuer;
 use crate::work::Limit;
 use clock::{Clock, RealClock, VirtualClock};
 use std::collections::{HashMap, VecDeque};
@@ -408,10 +409,14 @@ impl<'a> Executor<'a> {
                 None => (super::tasks::unfinished(), None),
             },
             Task::Attempt(a) => {
-                let limit = match q.fixed {
-                    Some(f) => budget::limit(Some(f.left), until, &f.timing),
-                    None => budget::limit(left, until, &timing),
+                let (mut timing, cut_left) = match q.fixed {
+                    Some(f) => (f.timing, Some(f.left)),
+                    None => (timing, left),
                 };
+                if a.valuer == Valuer::Off {
+                    timing.narrow_lead = timing.unvalued_lead;
+                }
+                let limit = budget::limit(cut_left, until, &timing);
                 t.attempt(a, base, &limit)
             }
             &Task::Exhaust {

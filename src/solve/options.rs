@@ -241,6 +241,24 @@ pub struct SearchOptions {
     /// game without the valuer differs from another by thousands of points, a re-plan of a
     /// whole game's last units by tens (docs/tuning.md).
     pub survival_rounds_when_whole: bool,
+    /// While a seed's best game lasts less than this share of its source, and its widest fresh
+    /// games lasted less than [`Self::revive_below_gain`] times as long as those of the next
+    /// narrower width, its tail revives ([`Self::dying_tail_width`]) where a revive tail fits,
+    /// before any re-plan, however wide: wider beams no longer buy units, a re-plan of a game's
+    /// last units rarely doubles its length, and a reviving fresh game may play the whole source.
+    /// On this project's faster machine problem 18 at 1 s on the real clock fell to about
+    /// 35,000 with re-plans of width 16 of a game dying at unit 282; it revives now (about
+    /// 87,000; docs/tuning.md). 0: only where no re-plan as wide as [`Self::revive_width`]
+    /// fits.
+    pub revive_below_share: f64,
+    /// See [`Self::revive_below_share`] (a factor of units lasted from one width to the next).
+    pub revive_below_gain: f64,
+    /// A survival round's games' planning work per unit, as a share of the survival systems',
+    /// until one of them is measured ([`Self::survival_rounds`]): its systems (`fill`) have
+    /// `survive`'s features without its probe of the stack's room for the big units. Priced
+    /// at `survive`'s, problem 18's width-64 round was predicted at about four times its work,
+    /// and at 3 s on the real clock it no longer fitted (docs/tuning.md).
+    pub survival_round_price: f64,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

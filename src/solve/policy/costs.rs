@@ -60,6 +60,9 @@ pub(super) struct Costs {
     /// board's stack and often cost several times the others' of the same width, so that a cost
     /// learnt from one would make every later round of the others look too dear to fit.
     pub survival: Option<UnitWork>,
+    /// The planning work of the other systems planning without the phrase valuer (a survival
+    /// round's games, [`SearchOptions::survival_rounds`]), once one planned.
+    pub unvalued: Option<UnitWork>,
     /// The most units a game lasted.
     pub units: f64,
     /// Plain paths' work on the quick answer.
@@ -91,6 +94,27 @@ impl Costs {
         slot.learn(width, fresh, work);
     }
 
+    /// Learns the planning work per unit placed, `work`, of a plan of width `width` (a whole
+    /// game's when `fresh`) by one of the other systems without the phrase valuer.
+    pub fn learn_unvalued(&mut self, width: usize, fresh: bool, work: f64) {
+        let slot = self.unvalued.get_or_insert(UnitWork {
+            per_unit: 0.0,
+            width: 0,
+        });
+        slot.learn(width, fresh, work);
+    }
+
+    /// Planning work per unit of width per unit placed of a survival round's games: their own
+    /// once measured, before that the survival systems' times
+    /// [`SearchOptions::survival_round_price`]. `fill` has `survive`'s features without its
+    /// probe of the stack's room for the big units, so it costs less (docs/tuning.md).
+    pub fn unvalued_per_unit(&self, o: &SearchOptions) -> f64 {
+        match self.unvalued {
+            Some(u) => u.per_unit,
+            None => self.per_unit(Kinds::SURVIVAL) * o.survival_round_price,
+        }
+    }
+
     /// Planning work per unit of width per unit placed of a round's dearest attempt, of the
     /// `kinds` of systems it plans with. A survival system's is its own widest measure's (the
     /// others' until one is measured): on problem 18, where the others value phrases by words,
@@ -103,12 +127,12 @@ impl Costs {
         }
     }
 
-    /// The work seconds left before its horizon at which a late beam narrows, to finish
-    /// greedily and be spelt ([`crate::work::Cut::narrow_lead`]): a whole game's spelling and a
-    /// unit of either kind of system for each of the `source` units, times
+    /// The work seconds left before its horizon at which a late beam of the `kinds` of systems
+    /// narrows, to finish greedily and be spelt ([`crate::work::Cut::narrow_lead`]): a whole
+    /// game's spelling and a unit of those kinds for each of the `source` units, times
     /// [`SearchOptions::narrow_margin`].
-    pub fn narrow_lead(&self, source: f64, o: &SearchOptions) -> f64 {
-        (self.encode + self.per_unit(Kinds::BOTH) * source) * o.narrow_margin
+    pub fn narrow_lead(&self, kinds: Kinds, source: f64, o: &SearchOptions) -> f64 {
+        (self.encode + self.per_unit(kinds) * source) * o.narrow_margin
     }
 
     /// Learns the DP encoder's work on a whole game: the first measure replaces the prior,

@@ -17,6 +17,8 @@ pub(super) struct Widening {
     pub widen_rate: f64,
     /// Per system: the widest beam it ran and the best score of its whole games.
     pub record: Vec<(usize, u64)>,
+    /// Per width of fresh games (revivals aside), the most units one of them lasted, by width.
+    pub lasted: Vec<(usize, usize)>,
 }
 
 impl Widening {
@@ -28,6 +30,24 @@ impl Widening {
             stuck_rounds: 0,
             widen_rate: f64::INFINITY,
             record: vec![(0, 0); systems],
+            lasted: Vec::new(),
+        }
+    }
+
+    /// Takes a fresh game (not a revival's) of a beam of `width` that lasted `units` units.
+    pub fn took_length(&mut self, width: usize, units: usize) {
+        match self.lasted.binary_search_by_key(&width, |&(w, _)| w) {
+            Ok(i) => self.lasted[i].1 = self.lasted[i].1.max(units),
+            Err(i) => self.lasted.insert(i, (width, units)),
+        }
+    }
+
+    /// How many times longer the widest fresh games lasted than those of the next narrower
+    /// width (`None` before two widths): whether wider beams still buy units.
+    pub fn length_gain(&self) -> Option<f64> {
+        match self.lasted[..] {
+            [.., (_, narrower), (_, widest)] => Some(widest as f64 / narrower.max(1) as f64),
+            _ => None,
         }
     }
 

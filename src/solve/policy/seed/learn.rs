@@ -5,7 +5,7 @@
 
 use super::{Phase, SeedState};
 use crate::encode::Mode;
-use crate::solve::policy::costs::{Costs, UnitWork};
+use crate::solve::policy::costs::{Costs, Kinds, UnitWork};
 use crate::solve::policy::{Attempt, GameId, Outcome, Report, Round, RoundKind, Task, Timing};
 use crate::solve::stage::Valuer;
 use crate::solve::SearchOptions;
@@ -18,6 +18,7 @@ impl SeedState {
         match &self.costs {
             None => Timing {
                 narrow_lead: 0.0,
+                unvalued_lead: 0.0,
                 greedy_unit: 0.0,
                 speed,
             },
@@ -26,7 +27,8 @@ impl SeedState {
                 let greedy = c.greedy.unwrap_or(c.plain * o.first_spell_factor);
                 let source = self.setup.source.max(1) as f64;
                 Timing {
-                    narrow_lead: c.narrow_lead(source, o),
+                    narrow_lead: c.narrow_lead(Kinds::BOTH, source, o),
+                    unvalued_lead: c.narrow_lead(Kinds::SURVIVAL, source, o),
                     greedy_unit: greedy / units,
                     speed,
                 }
@@ -104,6 +106,7 @@ impl SeedState {
                 width: 1,
             },
             survival: None,
+            unvalued: None,
             units,
             plain: r.spell_work,
             greedy: None,
@@ -255,6 +258,9 @@ impl SeedState {
         // system other than the survival ones, whose record ranks the wide rounds' systems.
         if fresh {
             self.widening.took_game(system, a.width, score);
+            if a.revive != crate::plan::REVIVE_TO_HORIZON {
+                self.widening.took_length(a.width, units);
+            }
         }
         let spelt = match &r.outcome {
             Outcome::Spelt(g) => Some(g),
@@ -267,14 +273,16 @@ impl SeedState {
             // or a last round's, [`SeedState::last_round`]) spends its work on rewinds until
             // then: it says nothing of what a unit of a beam costs.
             if a.revive != crate::plan::REVIVE_TO_HORIZON {
-                // A survival round's games plan without the valuer, whatever their system.
-                let survival = system >= self.setup.systems || a.valuer == Valuer::Off;
-                c.learn_plan(
-                    round.width,
-                    fresh,
-                    r.plan_work / units.max(1) as f64,
-                    survival,
-                );
+                // A survival round's games plan without the valuer with the other systems:
+                // their work is learnt apart, as it is neither the survival systems' nor the
+                // others' with the valuer.
+                let survival = system >= self.setup.systems;
+                let work = r.plan_work / units.max(1) as f64;
+                if a.valuer == Valuer::Off && !survival {
+                    c.learn_unvalued(round.width, fresh, work);
+                } else {
+                    c.learn_plan(round.width, fresh, work, survival);
+                }
             }
             c.units = c.units.max(units as f64);
             match spelt {

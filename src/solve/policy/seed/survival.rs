@@ -52,8 +52,9 @@ impl SeedState {
             return None;
         }
         let m = self.model(o, Kinds::SURVIVAL)?;
+        let plan = m.costs.unvalued_per_unit(o) * w as f64 * m.expected_units() * o.plan_margin;
         let cost = Cost {
-            plan: m.plan_cost(w),
+            plan,
             spell: m.costs.encode,
         };
         if self.seconds(cost, o) > left {
@@ -79,6 +80,23 @@ impl SeedState {
             kind: RoundKind::Fresh,
             cost,
         })
+    }
+
+    /// Whether a tail revives before it re-plans, however wide the re-plans
+    /// ([`SearchOptions::revive_below_share`]): the best game lasts less than that share of the
+    /// source, and the widest fresh games lasted less than
+    /// [`SearchOptions::revive_below_gain`] times as long as the next narrower width's. Wider
+    /// beams then no longer buy units, and a re-plan of the game's last units rarely doubles
+    /// its length, where a reviving game may play the whole source.
+    ///
+    /// [`SearchOptions::revive_below_share`]: crate::solve::SearchOptions::revive_below_share
+    /// [`SearchOptions::revive_below_gain`]: crate::solve::SearchOptions::revive_below_gain
+    pub(super) fn revives_first(&self, ctx: Ctx) -> bool {
+        let o = ctx.o;
+        let source = self.setup.source as f64;
+        let short = (self.games.kept.first())
+            .is_some_and(|g| (g.units as f64) < o.revive_below_share * source);
+        short && (self.widening.length_gain()).is_some_and(|g| g < o.revive_below_gain)
     }
 }
 
@@ -120,8 +138,9 @@ mod tests {
         s.setup.revive = vec![5, 1];
         s.games.planned = 10;
         s.widening.width = 16;
-        // `survive` at 2 us per unit per unit of width, over twice the 300 units of the best
-        // game, with the margin: about 1.44 ms per unit of width.
+        // `survive` at 2 us per unit per unit of width, a survival round's games at 0.35 of
+        // that, over twice the 300 units of the best game, with the margin: about 0.5 ms per
+        // unit of width (width 64 about 0.032 s).
         let round = |s: &SeedState, o: &SearchOptions, left: f64| {
             let ctx = Ctx { o, preset: &preset };
             s.tail(ctx, left)
@@ -149,8 +168,9 @@ mod tests {
                 assert_eq!(*revive, m.revive_budget(w));
             }
         }
-        // Its games' plan work is learnt as the survival systems' (`fill`, system 1, plans
-        // without the valuer there), and its record holds their width.
+        // Its games' plan work is learnt apart: `survive`'s (system 5) as the survival
+        // systems', `fill`'s (system 1, without the valuer there) as a survival round's own;
+        // its record holds their width, and how long they lasted at it.
         {
             use crate::solve::policy::{GameId, Round};
             let mut s = s.clone();
@@ -181,7 +201,9 @@ mod tests {
             let c = s.costs.as_ref().unwrap();
             assert_eq!(c.plan, others);
             assert_eq!(c.survival.unwrap().width, 64);
+            assert_eq!(c.unvalued.unwrap().width, 64);
             assert_eq!(s.widening.record[1], (64, 30_000));
+            assert_eq!(s.widening.lasted, [(64, 1000)]);
             assert_eq!(s.widening.width, 64);
         }
         // The survival round's own systems, where given, go before the revive systems.
@@ -202,8 +224,8 @@ mod tests {
             assert_eq!(names(&cfg), ["survive"]);
         }
         // Width 64 does not fit (width 32 would): the usual tail.
-        assert!(round(&s, &o, 0.05).is_none());
-        assert!(s.tail(ctx, 0.05).is_some());
+        assert!(round(&s, &o, 0.02).is_none());
+        assert!(s.tail(ctx, 0.02).is_some());
         // Beams no wider than the last round's, or not wider than `revive_width`.
         let mut narrow = s.clone();
         narrow.widening.width = 4;
@@ -236,7 +258,76 @@ mod tests {
         whole.widening.width = o.revive_width;
         assert!(round(&whole, &o, 1.0).is_none());
         whole.widening.width = 64;
-        assert!(round(&whole, &o, 0.05).is_none());
+        assert!(round(&whole, &o, 0.02).is_none());
+    }
+
+    /// A survival round is priced at its own games' work once one of them planned (a plan of
+    /// the widest width measured), before that at the survival systems' times
+    /// `survival_round_price`; a beam without the valuer narrows at the survival systems'
+    /// price, not at the dearer others'.
+    #[test]
+    fn survival_rounds_are_priced_at_their_own_work() {
+        let (o, _) = clock();
+        let mut s = dying_seed(16);
+        let c = s.costs.as_mut().unwrap();
+        let survive = c.per_unit(Kinds::SURVIVAL);
+        assert_eq!(c.unvalued_per_unit(&o), survive * o.survival_round_price);
+        c.learn_unvalued(64, true, 64.0 * 5e-7);
+        assert_eq!(c.unvalued_per_unit(&o), 5e-7);
+        c.learn_unvalued(16, true, 16.0 * 1e-5);
+        assert_eq!(c.unvalued_per_unit(&o), 5e-7);
+        assert_eq!(c.per_unit(Kinds::SURVIVAL), survive);
+        let t = s.timing(&o);
+        assert!(t.unvalued_lead < t.narrow_lead, "{t:?}");
+        let c = s.costs.as_ref().unwrap();
+        assert_eq!(t.unvalued_lead, c.narrow_lead(Kinds::SURVIVAL, 1000.0, &o));
+    }
+
+    /// A dying seed whose best game lasts less than half its source, and whose widest fresh
+    /// games lasted no longer than the narrower ones', revives before it re-plans, however wide
+    /// the re-plans that fit; not before two widths, where wider beams made its games last,
+    /// where its best game is long, or where the option is off.
+    #[test]
+    fn dying_seeds_revive_first_where_wider_beams_stop_buying_units() {
+        let (o, preset) = clock();
+        // Survival rounds aside: they go first where they fit.
+        let o = SearchOptions {
+            survival_rounds: false,
+            ..o
+        };
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let mut s = dying_seed(16);
+        s.games.planned = 10;
+        s.widening.width = 16;
+        let tail = |s: &SeedState, o: &SearchOptions| {
+            let ctx = Ctx { o, preset: &preset };
+            s.tail(ctx, 1.0).expect("a tail fits")
+        };
+        let replans = tail(&s, &o);
+        assert!(!replans.revives());
+        assert_eq!((replans.kind, replans.width), (RoundKind::Tail, 16));
+        // Lengths are kept per width, the longest at each, in the order of the widths.
+        s.widening.took_length(16, 280);
+        s.widening.took_length(4, 320);
+        s.widening.took_length(16, 300);
+        assert_eq!(s.widening.lasted, [(4, 320), (16, 300)]);
+        assert_eq!(s.widening.length_gain(), Some(300.0 / 320.0));
+        assert!(s.revives_first(ctx));
+        assert!(tail(&s, &o).revives());
+        let mut longer = s.clone();
+        longer.widening.took_length(64, 500);
+        assert!(!tail(&longer, &o).revives());
+        let mut long = s.clone();
+        long.games.kept = vec![best_game(600)];
+        assert!(!tail(&long, &o).revives());
+        let off = SearchOptions {
+            revive_below_share: 0.0,
+            ..o.clone()
+        };
+        assert!(!tail(&s, &off).revives());
     }
 
     /// The games that come from a fresh game planned without the valuer: the game itself and

@@ -19,8 +19,9 @@ impl SeedState {
     /// A round for the `left` seconds when the seed's next round does not fit: polishes of
     /// the best game's next units ([`SeedState::polish_parts`]) where they fit, else re-plans
     /// of its last units ([`SeedState::replan_tail`]); `None` when nothing fits. Where the best
-    /// game dies early and no re-plan as wide as [`SearchOptions::revive_width`] fits, a
-    /// revive tail ([`SeedState::revive_tail`]) where it fits.
+    /// game dies early and no re-plan as wide as [`SearchOptions::revive_width`] fits, or wider
+    /// beams no longer make its games last ([`SeedState::revives_first`]), a revive tail
+    /// ([`SeedState::revive_tail`]) where it fits.
     ///
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
     pub fn tail(&self, ctx: Ctx, left: f64) -> Option<Proposal> {
@@ -29,7 +30,8 @@ impl SeedState {
             return Some(p);
         }
         let replan = self.replan_tail(ctx, left, n);
-        if replan.as_ref().is_none_or(|p| p.width < ctx.o.revive_width) {
+        let narrow = replan.as_ref().is_none_or(|p| p.width < ctx.o.revive_width);
+        if narrow || self.revives_first(ctx) {
             if let Some(p) = self.revive_tail(ctx, left, n) {
                 return Some(p);
             }
@@ -109,7 +111,7 @@ impl SeedState {
         let source = self.setup.source.max(1) as f64;
         // A straight game over the whole source at this width, and the lead a beam narrows
         // at, must fit.
-        let lead = m.costs.narrow_lead(source, o);
+        let lead = m.costs.narrow_lead(Kinds::SURVIVAL, source, o);
         let c = Cost {
             plan: m.costs.per_unit(Kinds::SURVIVAL) * w as f64 * source * o.plan_margin + lead,
             spell: m.costs.encode,
@@ -281,6 +283,7 @@ pub(super) mod tests {
                 width: 16,
             },
             survival,
+            unvalued: None,
             units,
             plain: 0.0,
             greedy: None,

@@ -341,6 +341,7 @@ fn costs_at(per_unit: f64) -> Costs {
     Costs {
         plan: UnitWork { per_unit, width: 1 },
         survival: None,
+        unvalued: None,
         units: 100.0,
         plain: 0.0,
         greedy: None,
