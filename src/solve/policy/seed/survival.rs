@@ -1,10 +1,17 @@
 //! A dying seed's *survival round* ([`SearchOptions::survival_rounds`]): where its next round
 //! of fresh games, wider than [`SearchOptions::revive_width`], does not fit before a horizon,
 //! fresh games of that width of its own systems alone ([`SearchOptions::survival_round_systems`],
-//! else the revive systems), without the phrase valuer, where they fit. The round costs its dearest kind's, the others' beams valuing phrases by words,
-//! so on problem 18's board the wide round never fits, while a width-64 `fill` beam lives
-//! through its source for a fraction of that (docs/tuning.md). Narrower survival rounds, the
-//! widest that fits, lost on other sources of that board (P18U at 5 s: -6 %).
+//! else the revive systems), without the phrase valuer, where they fit. The mixed round costs
+//! its dearest kind's, the others' beams valuing phrases by words, so on problem 18's board the
+//! wide round never fits, while a width-64 `fill` beam lives through its source for a fraction
+//! of that (docs/tuning.md). The survival round is priced at its own games' work
+//! ([`Costs::unvalued_per_unit`](crate::solve::policy::costs::Costs::unvalued_per_unit)): at
+//! `survive`'s, about four times `fill`'s there, it stopped fitting at 3 s on a faster machine.
+//! Narrower survival rounds, the widest that fits, lost on other sources of that board (P18U at
+//! 5 s: -6 %).
+//!
+//! The rule that lets a dying seed's tail revive before it re-plans
+//! ([`SeedState::revives_first`]) lives here too: it weighs how long the rounds' games lasted.
 //!
 //! Once the best game lasts the whole source, while it comes from a game planned without the
 //! valuer ([`SearchOptions::survival_rounds_when_whole`]), the rounds go on at the width the
@@ -28,7 +35,8 @@ impl SeedState {
     /// phrase valuer, and the revival budget of a fresh game of that width. Once the best game
     /// lasts the whole source, only while it comes from a game without the valuer
     /// ([`SearchOptions::survival_rounds_when_whole`]), at the width the beams reached. `None`
-    /// where the option is off, there is no survival system, or the round does not fit.
+    /// where the option is off, there is no survival system, or the round, priced at its own
+    /// games' work, does not fit.
     ///
     /// [`SearchOptions::survival_rounds`]: crate::solve::SearchOptions::survival_rounds
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
@@ -102,7 +110,7 @@ impl SeedState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tail::tests::{best_game, clock, dying_seed};
+    use super::super::tail::tests::{best_game, clock, dying_seed, dying_seed_at};
     use super::*;
     use crate::solve::policy::{attempts_of, Attempt, Outcome, Report};
     use crate::solve::stage::Valuer;
@@ -134,10 +142,8 @@ mod tests {
             o: &o,
             preset: &preset,
         };
-        let mut s = dying_seed(16);
+        let mut s = dying_seed_at(16);
         s.setup.revive = vec![5, 1];
-        s.games.planned = 10;
-        s.widening.width = 16;
         // `survive` at 2 us per unit per unit of width, a survival round's games at 0.35 of
         // that, over twice the 300 units of the best game, with the margin: about 0.5 ms per
         // unit of width (width 64 about 0.032 s).
@@ -299,9 +305,7 @@ mod tests {
             o: &o,
             preset: &preset,
         };
-        let mut s = dying_seed(16);
-        s.games.planned = 10;
-        s.widening.width = 16;
+        let mut s = dying_seed_at(16);
         let tail = |s: &SeedState, o: &SearchOptions| {
             let ctx = Ctx { o, preset: &preset };
             s.tail(ctx, 1.0).expect("a tail fits")

@@ -326,6 +326,14 @@ pub(super) mod tests {
         s
     }
 
+    /// [`dying_seed`] with ten games planned and its beams at `width`.
+    pub(in crate::solve::policy::seed) fn dying_seed_at(width: usize) -> SeedState {
+        let mut s = dying_seed(width);
+        s.games.planned = 10;
+        s.widening.width = width;
+        s
+    }
+
     /// Regression (issue 44): a tail round of a dying seed was priced at its dearest kind of
     /// system for every attempt, so on problem 18, where the others' beams cost several times
     /// `survive`'s, the survival attempts re-planned only the last few units of a game that
@@ -371,9 +379,7 @@ pub(super) mod tests {
     #[test]
     fn dying_seeds_short_of_time_revive_narrow_survival_games() {
         let (o, preset) = clock();
-        let mut s = dying_seed(4);
-        s.games.planned = 10;
-        s.widening.width = 4;
+        let mut s = dying_seed_at(4);
         let revives = |s: &SeedState, o: &SearchOptions, left: f64| -> Option<Proposal> {
             let ctx = Ctx { o, preset: &preset };
             let round = s.tail(ctx, left)?;
@@ -516,9 +522,7 @@ pub(super) mod tests {
             o: &o,
             preset: &preset,
         };
-        let mut s = dying_seed(16);
-        s.games.planned = 10;
-        s.widening.width = 16;
+        let mut s = dying_seed_at(16);
         // The round takes 0.1 s: no round as dear fits in the 0.01 or 0.05 s after it.
         let c = 0.1;
         let attempts = |p: &Proposal| crate::solve::policy::attempts_of(&p.tasks);
