@@ -241,6 +241,11 @@ pub struct SearchOptions {
     /// game without the valuer differs from another by thousands of points, a re-plan of a
     /// whole game's last units by tens (docs/tuning.md).
     pub survival_rounds_when_whole: bool,
+    /// Once whole ([`Self::survival_rounds_when_whole`]), every other game of a survival round
+    /// (the odd attempt ids) re-plans the best game from a cut anywhere in it instead of a
+    /// fresh game: it keeps the best game's units before the cut, and on problem 18 at 10 s on
+    /// the real clock one of them beat every fresh game (124,222 -> 128,664; docs/tuning.md).
+    pub survival_cuts_when_whole: bool,
     /// While a seed's best game lasts less than this share of its source, and its widest fresh
     /// games lasted less than [`Self::revive_below_gain`] times as long as those of the next
     /// narrower width, its tail revives ([`Self::dying_tail_width`]) where a revive tail fits,

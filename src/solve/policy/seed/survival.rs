@@ -25,6 +25,7 @@
 
 use super::{Ctx, Proposal, SeedState};
 use crate::solve::policy::costs::Kinds;
+use crate::solve::policy::widening::Start;
 use crate::solve::policy::{Cost, RoundKind, Summary, Task};
 
 impl SeedState {
@@ -34,7 +35,9 @@ impl SeedState {
     /// ([`SeedSetup::survival_round`], else the revive systems) in turn by attempt id, no
     /// phrase valuer, and the revival budget of a fresh game of that width. Once the best game
     /// lasts the whole source, only while it comes from a game without the valuer
-    /// ([`SearchOptions::survival_rounds_when_whole`]), at the width the beams reached. `None`
+    /// ([`SearchOptions::survival_rounds_when_whole`]), at the width the beams reached, every
+    /// other game re-planning the best one from a cut anywhere in it where
+    /// [`SearchOptions::survival_cuts_when_whole`] says so. `None`
     /// where the option is off, there is no survival system, or the round, priced at its own
     /// games' work, does not fit.
     ///
@@ -42,6 +45,7 @@ impl SeedState {
     /// [`SearchOptions::revive_width`]: crate::solve::SearchOptions::revive_width
     /// [`SeedSetup::survival_round`]: crate::solve::policy::SeedSetup::survival_round
     /// [`SearchOptions::survival_rounds_when_whole`]: crate::solve::SearchOptions::survival_rounds_when_whole
+    /// [`SearchOptions::survival_cuts_when_whole`]: crate::solve::SearchOptions::survival_cuts_when_whole
     pub(super) fn survival_round(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
         let o = ctx.o;
         let whole = self.games.whole(self.setup.source);
@@ -79,6 +83,12 @@ impl SeedState {
                 }
                 a.width = w;
                 a.revive = m.revive_budget(w);
+                // Once whole, every other game re-plans the best one from a cut anywhere in it
+                // ([`SearchOptions::survival_cuts_when_whole`]).
+                if whole && o.survival_cuts_when_whole && id % 2 == 1 {
+                    let b = &self.games.kept[0];
+                    a.base = Start::Cuts.base(id, (b.id, b.units), false);
+                }
                 Task::Attempt(a)
             })
             .collect();
@@ -252,9 +262,25 @@ mod tests {
         whole.widening.width = 64;
         let (w, attempts, _) = round(&whole, &o, 1.0).expect("a survival round once whole");
         assert_eq!(w, 64);
-        assert!(attempts
-            .iter()
-            .all(|a| a.base.is_none() && a.valuer == Valuer::Off));
+        assert!(attempts.iter().all(|a| a.valuer == Valuer::Off));
+        // Every other game (the odd ids) re-plans the best game from a cut anywhere in it,
+        // unless the option says no.
+        let best = whole.games.kept[0].id;
+        for a in &attempts {
+            match a.id % 2 {
+                0 => assert_eq!(a.base, None, "{a:?}"),
+                _ => assert!(
+                    a.base.is_some_and(|(g, at)| g == best && at < 1000),
+                    "{a:?}"
+                ),
+            }
+        }
+        let fresh = SearchOptions {
+            survival_cuts_when_whole: false,
+            ..o.clone()
+        };
+        let (_, attempts, _) = round(&whole, &fresh, 1.0).expect("a survival round once whole");
+        assert!(attempts.iter().all(|a| a.base.is_none()));
         let no_more = SearchOptions {
             survival_rounds_when_whole: false,
             ..o.clone()
