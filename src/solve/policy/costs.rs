@@ -178,8 +178,12 @@ impl Model<'_> {
 
     /// What one plan of width `w` costs.
     pub fn plan_cost(&self, w: usize) -> f64 {
-        let (c, o) = (self.costs, self.o);
-        c.per_unit(self.kinds) * w as f64 * self.expected_units() * o.plan_margin
+        self.plan_cost_at(self.costs.per_unit(self.kinds), w)
+    }
+
+    /// What one plan of width `w` costs at `per_unit` work per unit of width per unit placed.
+    pub fn plan_cost_at(&self, per_unit: f64, w: usize) -> f64 {
+        per_unit * w as f64 * self.expected_units() * self.o.plan_margin
     }
 
     /// The partial games a reviving plan of width `w` may expand in all: what

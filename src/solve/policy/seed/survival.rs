@@ -64,7 +64,7 @@ impl SeedState {
             return None;
         }
         let m = self.model(o, Kinds::SURVIVAL)?;
-        let plan = m.costs.unvalued_per_unit(o) * w as f64 * m.expected_units() * o.plan_margin;
+        let plan = m.plan_cost_at(m.costs.unvalued_per_unit(o), w);
         let cost = Cost {
             plan,
             spell: m.costs.encode,
