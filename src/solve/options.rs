@@ -264,6 +264,14 @@ pub struct SearchOptions {
     /// at `survive`'s, problem 18's width-64 round was predicted at about four times its work,
     /// and at 3 s on the real clock it no longer fitted (docs/tuning.md).
     pub survival_round_price: f64,
+    /// A round of fresh games tells whether wider beams pay only where one of its games comes
+    /// from a system that had planned a fresh game before: a round of systems new to the seed
+    /// may score below the best game because its systems are worse there, not its width. After
+    /// such a round, where polishing the best candidate would cost more than the wider round,
+    /// the beams widen and no polish goes first. On problem 24's board the width-1 `fill` game
+    /// beat the width-4 round of `balanced` and `pairs`, so the beams stopped at width 4 and the
+    /// run polished two width-4 games (docs/tuning.md).
+    pub widen_same_system: bool,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -174,6 +174,9 @@ struct Outlook {
     whole: bool,
     /// The attempts are used up.
     spent_all: bool,
+    /// The beams widen because the last round of fresh games did not tell whether wider beams
+    /// pay ([`SearchOptions::widen_same_system`]): no polish goes first.
+    untold: bool,
 }
 
 impl SeedState {
@@ -395,7 +398,19 @@ impl SeedState {
         let whole = self.games.whole(self.setup.source);
         let growth = if whole { o.growth } else { o.dying_growth };
         let wider = (w.width * growth).min(self.width_cap(preset));
-        let cheap = m.cost(wider, rate).total() <= o.dear_share * self.rate.spent;
+        let wider_cost = m.cost(wider, rate).total();
+        let cheap = wider_cost <= o.dear_share * self.rate.spent;
+        // A round of systems new to the seed that found nothing better says little of the
+        // width; where a polish costs more than the wider round, that round goes first.
+        let untold = o.widen_same_system
+            && !w.told
+            && whole
+            && self
+                .games
+                .polish_candidates(m.costs)
+                .next()
+                .is_some_and(|g| m.polish_cost(g) > wider_cost);
+        let widen_rate = if untold { f64::INFINITY } else { w.widen_rate };
         let repair = o.dying_cuts
             && !whole
             && !preset.widen_always
@@ -404,8 +419,7 @@ impl SeedState {
             && !spent_all;
         let next = if repair {
             w.width
-        } else if preset.widen_always || widens(w.widen_rate, whole, cheap, w.at_width, o.patience)
-        {
+        } else if preset.widen_always || widens(widen_rate, whole, cheap, w.at_width, o.patience) {
             wider
         } else {
             w.width
@@ -416,6 +430,7 @@ impl SeedState {
             repair,
             whole,
             spent_all,
+            untold: untold && wider > w.width,
         })
     }
 
@@ -430,6 +445,7 @@ impl SeedState {
         let c = m.costs;
         let early = || {
             preset.polish_early
+                && !look.untold
                 && polish_goes_first(look.whole, self.polish_rate(&m), self.search_rate())
         };
         if !(self.setup.spells && (look.stuck || early())) {

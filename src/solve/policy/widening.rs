@@ -19,6 +19,12 @@ pub(super) struct Widening {
     pub record: Vec<(usize, u64)>,
     /// Per width of fresh games (revivals aside), the most units one of them lasted, by width.
     pub lasted: Vec<(usize, usize)>,
+    /// Per system: the best score of a fresh game it planned (the quick answer's aside).
+    pub planned: Vec<u64>,
+    /// Whether the last round of fresh games that set `widen_rate` had a game of a system that
+    /// planned a fresh game before it: a round of systems new to the seed compares systems,
+    /// not widths.
+    pub told: bool,
 }
 
 impl Widening {
@@ -31,6 +37,8 @@ impl Widening {
             widen_rate: f64::INFINITY,
             record: vec![(0, 0); systems],
             lasted: Vec::new(),
+            planned: vec![0; systems],
+            told: true,
         }
     }
 
@@ -53,16 +61,18 @@ impl Widening {
 
     /// Takes a round of attempts of `width` (not a tail's) that was `stuck` (no wider than the
     /// one before), and when it was a round of fresh games at least as wide as the last
-    /// (`widened`), its `gain` over its `work`: whether wider beams still pay.
-    pub fn took_round(&mut self, width: usize, stuck: bool, widened: Option<(f64, f64)>) {
+    /// (`widened`), its `gain` over its `work` and whether it `told` (see [`Widening::told`]):
+    /// whether wider beams still pay.
+    pub fn took_round(&mut self, width: usize, stuck: bool, widened: Option<(f64, f64, bool)>) {
         if width != self.width {
             self.at_width = 0;
         }
         self.width = width;
         self.at_width += 1;
         self.stuck_rounds += stuck as u32;
-        if let Some((gain, work)) = widened {
+        if let Some((gain, work, told)) = widened {
             self.widen_rate = gain / work.max(1e-9);
+            self.told = told;
         }
     }
 
@@ -70,6 +80,7 @@ impl Widening {
     pub fn took_game(&mut self, system: usize, width: usize, score: u64) {
         let rec = &mut self.record[system];
         *rec = (rec.0.max(width), rec.1.max(score));
+        self.planned[system] = self.planned[system].max(score);
     }
 }
 

@@ -39,6 +39,7 @@ impl SeedState {
     /// Takes a round's reports, in the order of its tasks.
     pub fn report(&mut self, o: &SearchOptions, round: &Round, reports: &[Report]) {
         let flight = self.flight.take().expect("a round in flight");
+        let planned_before = self.widening.planned.clone();
         let mut work = 0.0;
         let mut attempts = 0;
         for (task, r) in round.tasks.iter().zip(reports) {
@@ -86,8 +87,12 @@ impl SeedState {
         // wider beams still pay.
         if attempts > 0 && round.kind != RoundKind::Tail {
             let widened = round.kind == RoundKind::Fresh && round.width >= self.widening.width;
-            self.widening
-                .took_round(round.width, flight.stuck, widened.then_some((gain, work)));
+            let told = tells_widening(round, reports, &planned_before);
+            self.widening.took_round(
+                round.width,
+                flight.stuck,
+                widened.then_some((gain, work, told)),
+            );
         }
         self.rate.took(gain, work, o);
     }
@@ -312,6 +317,131 @@ impl SeedState {
                     super::set_polished_to(&mut self.games.polished_to, g.id, polished);
                 }
             }
+        }
+    }
+}
+
+/// Whether a round of fresh games tells if wider beams pay: one of its whole games comes from a
+/// system that planned a fresh game before the round (`planned_before`, per system). A round
+/// of systems new to the seed compares systems, not widths ([`SearchOptions::widen_same_system`]).
+fn tells_widening(round: &Round, reports: &[Report], planned_before: &[u64]) -> bool {
+    round.tasks.iter().zip(reports).any(|(task, r)| {
+        let Task::Attempt(a) = task else {
+            return false;
+        };
+        let system = match &r.outcome {
+            Outcome::Spelt(g) => g.system,
+            Outcome::Screened { system, .. } => *system,
+            Outcome::Unfinished => return false,
+        };
+        a.base.is_none() && planned_before.get(system).is_some_and(|&s| s > 0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tail::tests::{best_game, dying_seed};
+    use crate::encode::Mode;
+    use crate::solve::policy::{
+        Attempt, Cost, GameId, Outcome, Report, Round, RoundKind, Screen, Summary, Task,
+    };
+    use crate::solve::stage::Valuer;
+    use crate::solve::SearchOptions;
+
+    /// A round of fresh games of `width`, one per `(id, system, score)`, played and reported.
+    fn play(
+        s: &mut super::SeedState,
+        o: &SearchOptions,
+        width: usize,
+        games: &[(u32, usize, u64)],
+    ) {
+        let tasks = games
+            .iter()
+            .map(|&(id, system, _)| {
+                Task::Attempt(Attempt {
+                    id,
+                    system,
+                    width,
+                    mode: Mode::Dp,
+                    base: None,
+                    screen: Screen::NONE,
+                    valuer: Valuer::Words,
+                    revive: 0,
+                })
+            })
+            .collect();
+        let round = Round {
+            seed: 0,
+            tasks,
+            width,
+            kind: RoundKind::Fresh,
+            cost: Cost {
+                plan: 0.1,
+                spell: 0.01,
+            },
+            horizon: None,
+            fixed: None,
+        };
+        s.start(&round);
+        let reports: Vec<Report> = games
+            .iter()
+            .map(|&(id, system, score)| Report {
+                outcome: Outcome::Spelt(Summary {
+                    id: GameId::Planned(id),
+                    score,
+                    system,
+                    ..best_game(1000)
+                }),
+                plan_work: 0.1,
+                plans: 1,
+                spell_work: 0.01,
+                plan_seconds: 0.1,
+                spell_seconds: 0.01,
+            })
+            .collect();
+        s.report(o, &round, &reports);
+    }
+
+    /// Regression (issue 71): on problem 24's board the width-1 game of `fill` (system 1 here)
+    /// beat the width-4 round of `balanced` and `pairs`, so the beams stopped widening at 4 and
+    /// the run polished width-4 games, each dearer than a width-16 round. Such a round of systems
+    /// new to the seed does not tell; where a polish costs more than the wider round, the beams
+    /// widen and no polish goes first. A round with a system that planned before tells.
+    #[test]
+    fn a_round_of_new_systems_does_not_stop_the_beams() {
+        for same in [true, false] {
+            let (mut o, preset) = super::super::tail::tests::clock();
+            o.widen_same_system = same;
+            let ctx = super::super::Ctx {
+                o: &o,
+                preset: &preset,
+            };
+            let mut s = dying_seed(1);
+            s.games.kept.clear();
+            play(&mut s, &o, 1, &[(1, 1, 300_000)]);
+            assert!(s.widening.widen_rate > 0.0);
+            play(&mut s, &o, 4, &[(2, 2, 250_000), (3, 3, 240_000)]);
+            assert_eq!(s.widening.widen_rate, 0.0);
+            assert!(!s.widening.told);
+            // A polish (60 times the DP's 1 ms) cheaper than a width-16 round: no wider.
+            let look = s.outlook(ctx).expect("costs");
+            assert_eq!((look.next, look.untold), (4, false), "same system {same}");
+            // Dearer (the DP's work ten times as much): wider, where the option says so.
+            for g in &mut s.games.kept {
+                g.spell_work = 0.01;
+            }
+            let look = s.outlook(ctx).expect("costs");
+            let wider = if same { 16 } else { 4 };
+            assert_eq!(
+                (look.next, look.untold),
+                (wider, same),
+                "same system {same}"
+            );
+            // A round with system 1, below its width-1 game, tells.
+            play(&mut s, &o, 16, &[(4, 1, 290_000), (5, 4, 200_000)]);
+            assert!(s.widening.told);
+            assert_eq!(s.widening.widen_rate, 0.0);
+            assert!(!s.outlook(ctx).expect("costs").untold);
         }
     }
 }
