@@ -38,7 +38,9 @@
 //!   ones go to the systems whose whole games scored best ([`rank_systems`]). A beam widens when
 //!   the last round of fresh games found a better game, when the best game ends before the
 //!   source does (wider beams survive longer), or, for a cheap beam, after
-//!   [`SearchOptions::patience`] rounds at its width ([`widens`]). Cheap and dear are measured
+//!   [`SearchOptions::patience`] rounds at its width ([`widens`]). A round none of whose systems
+//!   had planned a fresh game on the seed compares systems, not widths: after it, where a polish
+//!   costs more than the wider round, the beams widen ([`SearchOptions::widen_same_system`]). Cheap and dear are measured
 //!   against the work already spent on the seed ([`SearchOptions::dear_share`]). While the best
 //!   game ends before the source does, one attempt in [`SearchOptions::survival_every`] (every
 //!   other one by default) plans with the survival systems ([`SearchOptions::survival_systems`], numbered after the
@@ -56,7 +58,8 @@
 //! - **Polish**: the character encoder spells a game better than the DP encoder but costs tens
 //!   of times more; the best games not yet polished are polished once the beams grow no wider,
 //!   or earlier when a polish promises more points per work second than the last widening gave,
-//!   or than the recent rounds gain where they gain less ([`polish_goes_first`]).
+//!   or than the recent rounds gain where they gain less ([`polish_goes_first`]), but not
+//!   while the beams widen after a round that did not tell.
 //!
 //! # Across seeds
 //!

@@ -321,9 +321,10 @@ impl SeedState {
     }
 }
 
-/// Whether a round of fresh games tells if wider beams pay: one of its whole games comes from a
-/// system that planned a fresh game before the round (`planned_before`, per system). A round
-/// of systems new to the seed compares systems, not widths ([`SearchOptions::widen_same_system`]).
+/// Whether a round of fresh games tells if wider beams pay: one of its fresh games (spelt or
+/// screened) comes from a system that planned a fresh game before the round (`planned_before`,
+/// the best score per system). A round of systems new to the seed compares systems, not widths
+/// ([`SearchOptions::widen_same_system`]).
 fn tells_widening(round: &Round, reports: &[Report], planned_before: &[u64]) -> bool {
     round.tasks.iter().zip(reports).any(|(task, r)| {
         let Task::Attempt(a) = task else {
