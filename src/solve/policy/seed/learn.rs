@@ -341,7 +341,8 @@ fn tells_widening(round: &Round, reports: &[Report], planned_before: &[u64]) -> 
 
 #[cfg(test)]
 mod tests {
-    use super::super::tail::tests::{best_game, dying_seed};
+    use super::super::tail::tests::{best_game, clock, dying_seed};
+    use super::super::Ctx;
     use crate::encode::Mode;
     use crate::solve::policy::{
         Attempt, Cost, GameId, Outcome, Report, Round, RoundKind, Screen, Summary, Task,
@@ -411,9 +412,9 @@ mod tests {
     #[test]
     fn a_round_of_new_systems_does_not_stop_the_beams() {
         for same in [true, false] {
-            let (mut o, preset) = super::super::tail::tests::clock();
+            let (mut o, preset) = clock();
             o.widen_same_system = same;
-            let ctx = super::super::Ctx {
+            let ctx = Ctx {
                 o: &o,
                 preset: &preset,
             };
