@@ -272,6 +272,10 @@ pub struct SearchOptions {
     /// beat the width-4 round of `balanced` and `pairs`, so the beams stopped at width 4 and the
     /// run polished two width-4 games (docs/tuning.md).
     pub widen_same_system: bool,
+    /// A system whose one fresh game died early, where the seed's best game lasts the whole
+    /// source, is tried again in the next dear or wide round before the systems ranked by score
+    /// ([`super::policy::rank_systems`]).
+    pub retry_dying_systems: bool,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -35,7 +35,9 @@
 //!   deadline.
 //! - **Fresh beams**: attempts of growing width ([`SearchOptions::growth`] times the last), with
 //!   a system and random seed of their own. Narrow beams cycle through the systems; wide or dear
-//!   ones go to the systems whose whole games scored best ([`rank_systems`]). A beam widens when
+//!   ones go to the systems whose whole games scored best ([`rank_systems`]), after a system
+//!   whose one game died early where the best game lasts the source: its beam was too narrow
+//!   for it ([`SearchOptions::retry_dying_systems`]). A beam widens when
 //!   the last round of fresh games found a better game, when the best game ends before the
 //!   source does (wider beams survive longer), or, for a cheap beam, after
 //!   [`SearchOptions::patience`] rounds at its width ([`widens`]). A round none of whose systems

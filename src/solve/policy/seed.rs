@@ -564,7 +564,15 @@ impl SeedState {
         let tries = m.tries(w, rate);
         let base = (start != Start::Fresh).then(|| &self.games.kept[0]);
         let dear = m.cost(w, rate).total() > o.dear_share * self.rate.spent;
-        let rank = rank_systems(&self.widening.record[..self.setup.systems]);
+        let rank = {
+            let n = self.setup.systems;
+            let retry = if o.retry_dying_systems {
+                self.widening.retries(self.games.whole(self.setup.source))
+            } else {
+                Vec::new()
+            };
+            rank_systems(&self.widening.record[..n], &retry[..retry.len().min(n)])
+        };
         let every = o.survival_every.max(1);
         // A plan predicted to score clearly less than the best game is not spelt, where
         // spelling costs at least as much as planning (elsewhere skipping it saves little, and

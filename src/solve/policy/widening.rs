@@ -21,6 +21,10 @@ pub(super) struct Widening {
     pub lasted: Vec<(usize, usize)>,
     /// Per system: the best score of a fresh game it planned (the quick answer's aside).
     pub planned: Vec<u64>,
+    /// Per system: its fresh games that ended before the source did, and whether one of its
+    /// fresh games lasted the whole source.
+    pub died: Vec<u32>,
+    pub lasted_whole: Vec<bool>,
     /// Whether the last round of fresh games that set `widen_rate` had a game of a system that
     /// planned a fresh game before it: a round of systems new to the seed compares systems,
     /// not widths.
@@ -38,6 +42,8 @@ impl Widening {
             record: vec![(0, 0); systems],
             lasted: Vec::new(),
             planned: vec![0; systems],
+            died: vec![0; systems],
+            lasted_whole: vec![false; systems],
             told: true,
         }
     }
@@ -76,11 +82,31 @@ impl Widening {
         }
     }
 
-    /// Takes a whole game of `system` planned at `width` that scored `score`.
-    pub fn took_game(&mut self, system: usize, width: usize, score: u64) {
+    /// Takes a fresh game of `system` planned at `width` that scored `score`, and lasted the
+    /// whole source or not (`whole`).
+    pub fn took_game(&mut self, system: usize, width: usize, score: u64, whole: bool) {
         let rec = &mut self.record[system];
         *rec = (rec.0.max(width), rec.1.max(score));
         self.planned[system] = self.planned[system].max(score);
+        if whole {
+            self.lasted_whole[system] = true;
+        } else {
+            self.died[system] += 1;
+        }
+    }
+
+    /// Per system: whether a dear or wide round tries it again before ranking it by its score
+    /// ([`rank_systems`]): where the seed's best game lasts the whole source (`whole`) but the
+    /// system's one fresh game died early. A beam that dies says its width was too narrow for
+    /// the system, not what the system scores: on a narrow board with a long source the
+    /// systems that clear lines two and three at a time die in narrow beams and win in wide
+    /// ones (docs/tuning.md).
+    pub fn retries(&self, whole: bool) -> Vec<bool> {
+        self.died
+            .iter()
+            .zip(&self.lasted_whole)
+            .map(|(&died, &lasted)| whole && died == 1 && !lasted)
+            .collect()
     }
 }
 
@@ -96,12 +122,22 @@ pub fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32, patience
 /// widest beam it ran, the best score of its whole games). Systems no beam has tried yet come
 /// first: a record is only known once tried. The quick answer's system (run at width 1 only)
 /// comes after the ones never run: its greedy game says little of its beams, which may score
-/// well below the best system's (docs/tuning.md). Then the best first.
-pub fn rank_systems(record: &[(usize, u64)]) -> Vec<usize> {
+/// well below the best system's (docs/tuning.md). Then the best first. A system to try again
+/// (`retry`, see [`Widening::retries`]) comes right after the ones never run.
+pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
     let mut rank: Vec<usize> = (0..record.len()).collect();
     rank.sort_by_key(|&s| {
         let (width, score) = record[s];
-        (width > 1, width > 0, std::cmp::Reverse(score))
+        let group = if width == 0 {
+            0
+        } else if retry.get(s).copied().unwrap_or(false) {
+            1
+        } else if width == 1 {
+            2
+        } else {
+            3
+        };
+        (group, std::cmp::Reverse(score))
     });
     rank
 }

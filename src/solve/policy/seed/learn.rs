@@ -262,7 +262,8 @@ impl SeedState {
         // the attempt's: a revival's game runs narrower than its round, and may plan with a
         // system other than the survival ones, whose record ranks the wide rounds' systems.
         if fresh {
-            self.widening.took_game(system, a.width, score);
+            self.widening
+                .took_game(system, a.width, score, units >= self.setup.source);
             if a.revive != crate::plan::REVIVE_TO_HORIZON {
                 self.widening.took_length(a.width, units);
             }
@@ -350,16 +351,28 @@ mod tests {
     use crate::solve::stage::Valuer;
     use crate::solve::SearchOptions;
 
-    /// A round of fresh games of `width`, one per `(id, system, score)`, played and reported.
+    /// A round of fresh games of `width`, one per `(id, system, score)`, each lasting the
+    /// source of [`dying_seed`] (1,000 units), played and reported.
     fn play(
         s: &mut super::SeedState,
         o: &SearchOptions,
         width: usize,
         games: &[(u32, usize, u64)],
     ) {
+        let games: Vec<_> = games.iter().map(|&(i, y, c)| (i, y, c, 1000)).collect();
+        play_lasting(s, o, width, &games);
+    }
+
+    /// [`play`] of games `(id, system, score, units lasted)`.
+    fn play_lasting(
+        s: &mut super::SeedState,
+        o: &SearchOptions,
+        width: usize,
+        games: &[(u32, usize, u64, usize)],
+    ) {
         let tasks = games
             .iter()
-            .map(|&(id, system, _)| {
+            .map(|&(id, system, _, _)| {
                 Task::Attempt(Attempt {
                     id,
                     system,
@@ -387,12 +400,12 @@ mod tests {
         s.start(&round);
         let reports: Vec<Report> = games
             .iter()
-            .map(|&(id, system, score)| Report {
+            .map(|&(id, system, score, units)| Report {
                 outcome: Outcome::Spelt(Summary {
                     id: GameId::Planned(id),
                     score,
                     system,
-                    ..best_game(1000)
+                    ..best_game(units)
                 }),
                 plan_work: 0.1,
                 plans: 1,
@@ -444,6 +457,62 @@ mod tests {
             assert!(s.widening.told);
             assert_eq!(s.widening.widen_rate, 0.0);
             assert!(!s.outlook(ctx).expect("costs").untold);
+        }
+    }
+
+    /// Regression (issue 71): on a narrow board with a long source (the held-out problem 9008,
+    /// 9 x 29, 4,045 units) the width-4 game of `pairs` died at unit 746 and its width-16 game of
+    /// `triples` at 358, so the wide rounds ranked them last and ran `low` and `fill`, whose
+    /// width-64 games scored 689,000; a width-16 game of `pairs` lasts the source and scores
+    /// 712,797. A system whose one fresh game died, where the best game lasts the source, is
+    /// tried again in the next dear or wide round, after the systems never run; dead twice, or
+    /// once it lasted, it ranks by its score.
+    #[test]
+    fn a_system_whose_narrow_beam_died_is_tried_again_wider() {
+        for retry in [true, false] {
+            let (mut o, _) = clock();
+            o.retry_dying_systems = retry;
+            let mut s = dying_seed(1);
+            s.games.kept.clear();
+            play_lasting(
+                &mut s,
+                &o,
+                4,
+                &[
+                    (1, 1, 600_000, 1000),
+                    (2, 2, 650_000, 1000),
+                    (3, 3, 80_000, 700),
+                    (4, 4, 90_000, 1000),
+                ],
+            );
+            play_lasting(&mut s, &o, 16, &[(5, 0, 640_000, 1000)]);
+            let systems = |s: &super::SeedState| -> Vec<usize> {
+                s.round_of(&o, 64, 2, super::super::Start::Fresh)
+                    .tasks
+                    .iter()
+                    .map(|t| match t {
+                        Task::Attempt(a) => a.system,
+                        _ => panic!("a round of attempts: {t:?}"),
+                    })
+                    .collect()
+            };
+            let expected = if retry { vec![3, 2] } else { vec![2, 0] };
+            assert_eq!(systems(&s), expected, "retry {retry}");
+            // Dead twice: by its score.
+            play_lasting(&mut s, &o, 64, &[(6, 3, 100_000, 800)]);
+            assert_eq!(systems(&s), vec![2, 0], "retry {retry}");
+            // Where the best game dies too, the survival rules decide, not this one.
+            let mut dying = dying_seed(1);
+            dying.games.kept.clear();
+            play_lasting(
+                &mut dying,
+                &o,
+                4,
+                &[(1, 1, 60_000, 900), (2, 2, 50_000, 500)],
+            );
+            assert!(dying.widening.retries(true)[2]);
+            let whole = dying.games.whole(1000);
+            assert!(dying.widening.retries(whole).iter().all(|&r| !r));
         }
     }
 }

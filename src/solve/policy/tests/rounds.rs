@@ -297,11 +297,25 @@ fn fresh_width(s: &Step) -> usize {
 
 #[test]
 fn rank_and_widen_rules() {
-    assert_eq!(rank_systems(&[(1, 200), (0, 0), (0, 0)]), vec![1, 2, 0]);
-    assert_eq!(rank_systems(&[(1, 200), (4, 300), (0, 0)]), vec![2, 0, 1]);
     assert_eq!(
-        rank_systems(&[(16, 200), (4, 300), (4, 100)]),
+        rank_systems(&[(1, 200), (0, 0), (0, 0)], &[]),
+        vec![1, 2, 0]
+    );
+    assert_eq!(
+        rank_systems(&[(1, 200), (4, 300), (0, 0)], &[]),
+        vec![2, 0, 1]
+    );
+    assert_eq!(
+        rank_systems(&[(16, 200), (4, 300), (4, 100)], &[]),
         vec![1, 0, 2]
+    );
+    // A system to try again comes after the ones never run, before the others.
+    assert_eq!(
+        rank_systems(
+            &[(16, 200), (4, 300), (4, 100), (0, 0)],
+            &[false, false, true]
+        ),
+        vec![3, 2, 1, 0]
     );
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
