@@ -123,22 +123,36 @@ pub fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32, patience
 /// first: a record is only known once tried. The quick answer's system (run at width 1 only)
 /// comes after the ones never run: its greedy game says little of its beams, which may score
 /// well below the best system's (docs/tuning.md). Then the best first. A system to try again
-/// (`retry`, see [`Widening::retries`]) comes right after the ones never run.
+/// (`retry`, see [`Widening::retries`]) comes right after the best system tried, so that a
+/// round of two keeps the game that tells whether its width pays.
 pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
+    let retries = |s: usize| retry.get(s).copied().unwrap_or(false);
     let mut rank: Vec<usize> = (0..record.len()).collect();
     rank.sort_by_key(|&s| {
         let (width, score) = record[s];
-        let group = if width == 0 {
-            0
-        } else if retry.get(s).copied().unwrap_or(false) {
-            1
-        } else if width == 1 {
-            2
-        } else {
-            3
-        };
-        (group, std::cmp::Reverse(score))
+        (width > 1, width > 0, std::cmp::Reverse(score))
     });
+    if rank.iter().any(|&s| retries(s)) {
+        let tried = rank
+            .iter()
+            .position(|&s| record[s].0 > 0)
+            .unwrap_or(rank.len());
+        let best = rank[tried..]
+            .iter()
+            .copied()
+            .filter(|&s| !retries(s))
+            .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)));
+        let again: Vec<usize> = rank.iter().copied().filter(|&s| retries(s)).collect();
+        let mut ordered = rank[..tried].to_vec();
+        ordered.extend(best);
+        ordered.extend(&again);
+        ordered.extend(
+            rank[tried..]
+                .iter()
+                .filter(|&&s| Some(s) != best && !retries(s)),
+        );
+        rank = ordered;
+    }
     rank
 }
 

@@ -309,13 +309,21 @@ fn rank_and_widen_rules() {
         rank_systems(&[(16, 200), (4, 300), (4, 100)], &[]),
         vec![1, 0, 2]
     );
-    // A system to try again comes after the ones never run, before the others.
+    // A system to try again comes after the ones never run and the best tried, before the
+    // others (the quick answer's system among them).
     assert_eq!(
         rank_systems(
             &[(16, 200), (4, 300), (4, 100), (0, 0)],
             &[false, false, true]
         ),
-        vec![3, 2, 1, 0]
+        vec![3, 1, 2, 0]
+    );
+    assert_eq!(
+        rank_systems(
+            &[(1, 100), (16, 200), (4, 300), (4, 50)],
+            &[false, true, false, true]
+        ),
+        vec![2, 1, 3, 0]
     );
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
