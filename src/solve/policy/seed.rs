@@ -571,7 +571,7 @@ impl SeedState {
             } else {
                 Vec::new()
             };
-            rank_systems(&self.widening.record[..n], &retry[..retry.len().min(n)])
+            rank_systems(&self.widening.record[..n], &retry)
         };
         let every = o.survival_every.max(1);
         // A plan predicted to score clearly less than the best game is not spelt, where

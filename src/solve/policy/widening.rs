@@ -127,32 +127,22 @@ pub fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32, patience
 /// round of two keeps the game that tells whether its width pays.
 pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
     let retries = |s: usize| retry.get(s).copied().unwrap_or(false);
+    // The best system tried that is not to try again (the first of the highest score).
+    let best = (0..record.len())
+        .filter(|&s| record[s].0 > 0 && !retries(s))
+        .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)));
+    let any_retry = (0..record.len()).any(retries);
     let mut rank: Vec<usize> = (0..record.len()).collect();
     rank.sort_by_key(|&s| {
         let (width, score) = record[s];
-        (width > 1, width > 0, std::cmp::Reverse(score))
+        let group = match () {
+            _ if width == 0 || !any_retry => 0,
+            _ if Some(s) == best => 1,
+            _ if retries(s) => 2,
+            _ => 3,
+        };
+        (group, width > 1, width > 0, std::cmp::Reverse(score))
     });
-    if rank.iter().any(|&s| retries(s)) {
-        let tried = rank
-            .iter()
-            .position(|&s| record[s].0 > 0)
-            .unwrap_or(rank.len());
-        let best = rank[tried..]
-            .iter()
-            .copied()
-            .filter(|&s| !retries(s))
-            .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)));
-        let again: Vec<usize> = rank.iter().copied().filter(|&s| retries(s)).collect();
-        let mut ordered = rank[..tried].to_vec();
-        ordered.extend(best);
-        ordered.extend(&again);
-        ordered.extend(
-            rank[tried..]
-                .iter()
-                .filter(|&&s| Some(s) != best && !retries(s)),
-        );
-        rank = ordered;
-    }
     rank
 }
 
