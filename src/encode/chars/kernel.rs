@@ -155,7 +155,6 @@ pub(super) struct FastBufs {
     /// Per state of the row: each row move's default value as last valued.
     defs: Vec<[i32; 4]>,
     preds: Vec<Vec<u32>>,
-    queue: std::collections::VecDeque<u32>,
     queued: Vec<bool>,
     /// States taken off the row work lists, summed.
     pub pops: usize,
@@ -397,47 +396,55 @@ pub(super) fn values_portable(
                 }
             }
         }
-        let queue = &mut bufs.queue;
-        queue.clear();
-        // Eastward moves read the state to the east: the row is valued from its east end.
-        queue.extend((0..len as u32).rev());
         let queued = &mut bufs.queued;
         queued.clear();
         queued.resize(len, true);
-        while let Some(r) = queue.pop_front() {
-            let r = r as usize;
-            queued[r] = false;
-            bufs.pops += 1;
-            let i = first + r;
-            let moves = std::mem::take(&mut pending[r]);
-            let mut rose = 0u8;
-            for (j, &c) in row_cmds.iter().enumerate() {
-                if moves >> j & 1 == 0 {
+        let mut left = len;
+        // Sweeps along the row, alternately from its east end (eastward moves read the state
+        // to the east) and from its west end: a state put back to work ahead of the sweep is
+        // valued in the same sweep, one behind it in the next, the other way.
+        let mut from_east = true;
+        while left > 0 {
+            for step in 0..len {
+                let r = if from_east { len - 1 - step } else { step };
+                if !queued[r] {
                     continue;
                 }
-                let n = region.next[i][c] as usize;
-                let (vi, vn) = pair(&mut out.vals, i, n, ncn);
-                let d = best_of(&k.root[c], vn);
-                let d = (d > defs[r][j]).then(|| {
-                    defs[r][j] = d;
-                    d
-                });
-                rose |= k.apply(c, d, vn, vi);
-            }
-            if rose != 0 {
-                for &pj in &preds[r] {
-                    let (p, j) = ((pj >> 2) as usize, (pj & 3) as usize);
-                    // The move reads the class of the heading it leaves.
-                    if rose >> heading::after(Command::ALL[row_cmds[j]]) & 1 == 0 {
+                let moves = std::mem::take(&mut pending[r]);
+                queued[r] = false;
+                left -= 1;
+                bufs.pops += 1;
+                let i = first + r;
+                let mut rose = 0u8;
+                for (j, &c) in row_cmds.iter().enumerate() {
+                    if moves >> j & 1 == 0 {
                         continue;
                     }
-                    pending[p] |= 1 << j;
-                    if !queued[p] {
-                        queued[p] = true;
-                        queue.push_back(p as u32);
+                    let n = region.next[i][c] as usize;
+                    let (vi, vn) = pair(&mut out.vals, i, n, ncn);
+                    let d = best_of(&k.root[c], vn);
+                    let d = (d > defs[r][j]).then(|| {
+                        defs[r][j] = d;
+                        d
+                    });
+                    rose |= k.apply(c, d, vn, vi);
+                }
+                if rose != 0 {
+                    for &pj in &preds[r] {
+                        let (p, j) = ((pj >> 2) as usize, (pj & 3) as usize);
+                        // The move reads the class of the heading it leaves.
+                        if rose >> heading::after(Command::ALL[row_cmds[j]]) & 1 == 0 {
+                            continue;
+                        }
+                        pending[p] |= 1 << j;
+                        if !queued[p] {
+                            queued[p] = true;
+                            left += 1;
+                        }
                     }
                 }
             }
+            from_east = !from_east;
         }
     }
     spawn_values(region, k, row_cmds, out);
