@@ -508,6 +508,10 @@ fn fit(
             s.owing.settle(at);
             continue;
         }
+        // Systems never run fresh on the seed, at the width reached, before the tails.
+        if let Some(u) = s.untried_round(ctx).filter(|u| s.seconds(u.cost, o) <= l) {
+            return Some((u, before(h), None));
+        }
         if let Some(t) = s.tail(ctx, l) {
             return Some((t, before(h), None));
         }

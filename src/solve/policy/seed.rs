@@ -23,6 +23,7 @@ mod learn;
 mod owing;
 mod survival;
 mod tail;
+mod untried;
 
 use games::set_polished_to;
 pub(super) use games::{Games, Rate};
