@@ -276,7 +276,7 @@ pub(super) mod tests {
 
     /// A cost model: the others' beams at 8 us per unit per unit of width, the survival
     /// systems' as given, games of `units` units.
-    fn costs(survival: Option<UnitWork>, units: f64) -> Costs {
+    pub(in crate::solve::policy::seed) fn costs(survival: Option<UnitWork>, units: f64) -> Costs {
         Costs {
             plan: UnitWork {
                 per_unit: 8e-6,

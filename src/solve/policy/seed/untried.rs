@@ -59,10 +59,9 @@ impl SeedState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tail::tests::{best_game, clock};
+    use super::super::tail::tests::{best_game, clock, costs};
     use super::*;
-    use crate::solve::policy::costs::{Costs, UnitWork};
-    use crate::solve::policy::Attempt;
+    use crate::solve::policy::attempts_of;
     use crate::solve::SearchOptions;
 
     /// A seed of two lanes at width 16 whose best game lasts its 1,000 units: `fill` (1) and
@@ -70,22 +69,7 @@ mod tests {
     /// `triples` (4) nothing.
     fn seed_at_16() -> SeedState {
         let mut s = super::super::lone_survival_seed();
-        s.costs = Some(Costs {
-            plan: UnitWork {
-                per_unit: 8e-6,
-                width: 16,
-            },
-            survival: None,
-            unvalued: None,
-            units: 1000.0,
-            plain: 0.0,
-            greedy: None,
-            encode: 1e-5,
-            dp_measured: true,
-            chars_factor: 60.0,
-            chars_measured: false,
-            polish_gain: 1.02,
-        });
+        s.costs = Some(costs(None, 1000.0));
         s.phase = Phase::Search;
         s.games.kept = vec![best_game(1000)];
         s.games.planned = 3;
@@ -96,16 +80,6 @@ mod tests {
         s.widening.planned[1] = 28_000;
         s.widening.planned[2] = 30_000;
         s
-    }
-
-    fn attempts(p: &Proposal) -> Vec<&Attempt> {
-        p.tasks
-            .iter()
-            .filter_map(|t| match t {
-                Task::Attempt(a) => Some(a),
-                _ => None,
-            })
-            .collect()
     }
 
     /// The round runs the systems never run (`pairs`, `triples`), fresh games at the width
@@ -122,15 +96,15 @@ mod tests {
         let mut s = seed_at_16();
         let p = s.untried_round(ctx).expect("two systems never ran");
         assert_eq!((p.width, p.kind), (16, RoundKind::Tail));
-        let systems: Vec<usize> = attempts(&p).iter().map(|a| a.system).collect();
+        let systems: Vec<usize> = attempts_of(&p.tasks).iter().map(|a| a.system).collect();
         assert_eq!(systems, [3, 4]);
-        assert!(attempts(&p)
+        assert!(attempts_of(&p.tasks)
             .iter()
             .all(|a| a.base.is_none() && a.width == 16 && a.revive == 0));
         // With `triples` run, `pairs` alone; then none: the quick answer's system ran.
         s.widening.record[4] = (16, 1_000);
         let p = s.untried_round(ctx).expect("pairs never ran");
-        let systems: Vec<usize> = attempts(&p).iter().map(|a| a.system).collect();
+        let systems: Vec<usize> = attempts_of(&p.tasks).iter().map(|a| a.system).collect();
         assert_eq!(systems, [3]);
         s.widening.record[3] = (16, 25_000);
         assert!(s.untried_round(ctx).is_none());
