@@ -279,11 +279,11 @@ pub struct SearchOptions {
     /// 9008 (9 x 29, 4,045 units) `pairs` died at width 4 and won at width 16 (docs/tuning.md).
     pub retry_dying_systems: bool,
     /// Where the next round does not fit before the horizon and the seed's best game lasts the
-    /// whole source, the systems that never planned a fresh game on the seed get one at the
-    /// width reached, before the tails ([`super::policy`]'s `untried_round`). On problem 3406 of
-    /// the set F34 (14 x 30, 4,784 units) the width-64 round did not fit after the polish, and
-    /// `pairs`, never run fresh, won a tail of the game's last quarter; a whole game of it
-    /// at width 16 scored several per cent more (docs/tuning.md).
+    /// whole source, the systems that never ran on the seed (the quick answer's system ran)
+    /// get a fresh game each at the width reached, before the tails (`SeedState::untried_round`
+    /// in [`super::policy`]). On problem 3406 of the set F34 (14 x 30, 4,784 units) the width-64
+    /// round did not fit after the polish, and `pairs`, never run, won a tail of the game's last
+    /// quarter; a whole game of it at width 16 scored several per cent more (docs/tuning.md).
     pub fresh_untried: bool,
 }
 

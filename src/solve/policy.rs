@@ -508,7 +508,7 @@ fn fit(
             s.owing.settle(at);
             continue;
         }
-        // Systems never run fresh on the seed, at the width reached, before the tails.
+        // The systems never run on the seed, at the width reached, before the tails.
         if let Some(u) = s.untried_round(ctx).filter(|u| s.seconds(u.cost, o) <= l) {
             return Some((u, before(h), None));
         }

@@ -2,8 +2,8 @@
 //! answers got ([`Phase`], changed by the seed's own methods alone), its cost model
 //! ([`super::costs`]), its beams ([`super::widening`]) and its rate of gain ([`Rate`], in
 //! [`games`]); the rules that propose its next
-//! round, in order ([`Rule::ORDER`]). Its tail round is sized in [`tail`], and it learns from a
-//! round's reports in [`learn`].
+//! round, in order ([`Rule::ORDER`]). Its tail round is sized in [`tail`], the round of the
+//! systems it never ran in [`untried`], and it learns from a round's reports in [`learn`].
 //!
 //! The rules read what happened (scores, work, the preset), never the time left: the policy asks
 //! whether a proposed round fits, and asks for a tail round when it does not.

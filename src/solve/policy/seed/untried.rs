@@ -1,5 +1,6 @@
-//! The round of untried systems: where the next round does not fit before the horizon, systems
-//! that never planned a fresh game on the seed get one at the width reached, before the tails.
+//! The round of untried systems: where the next round does not fit before the horizon, the
+//! systems that never ran on the seed get a fresh game each at the width reached, before the
+//! tails.
 //!
 //! On a long source the dear rounds come few: the first two fresh rounds (a width-4 and a
 //! width-16 game of two systems) and a polish can leave too little time for the width-64 round,
