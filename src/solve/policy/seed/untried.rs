@@ -10,11 +10,11 @@
 //! 3406 of the set F34, docs/tuning.md).
 
 use super::{Ctx, Phase, Proposal, SeedState, Start};
-use crate::solve::policy::{rank_systems, RoundKind, Task};
+use crate::solve::policy::{RoundKind, Task};
 
 impl SeedState {
     /// A fresh round at the width reached of the systems that never ran on the seed (the quick
-    /// answer's system ran), ranked as the wide rounds rank them, one per lane, as a round of
+    /// answer's system ran), in the order the wide rounds rank them, one per lane, as a round of
     /// the time left ([`RoundKind::Tail`]); `None` where every system ran, where the best game
     /// does not last the whole source (a dying seed's last time goes to revivals), or before
     /// any beam. It goes before a polish of the best game by the tails: on problem 3406 of F34
@@ -30,11 +30,10 @@ impl SeedState {
         {
             return None;
         }
-        let n = self.setup.systems;
-        let record = &self.widening.record[..n];
-        let untried: Vec<usize> = rank_systems(record, &[])
-            .into_iter()
-            .filter(|&s| record[s].0 == 0)
+        // The systems never run, in their order: the order `rank_systems` gives them too (they
+        // tie on its key).
+        let untried: Vec<usize> = (0..self.setup.systems)
+            .filter(|&s| self.widening.record[s].0 == 0)
             .collect();
         let lanes = self.round_size(ctx.preset).min(untried.len());
         if lanes == 0 {
@@ -49,10 +48,9 @@ impl SeedState {
             Task::Attempt(a) => Some(a),
             _ => None,
         });
+        // The best game is whole: `round_of` plans no survival attempt and no revival.
         for (a, &system) in attempts.zip(&untried) {
             a.system = system;
-            // A round of whole games: no survival attempt, no revival.
-            a.revive = 0;
         }
         Some(p)
     }
