@@ -178,6 +178,7 @@ impl<'a> Executor<'a> {
         let survival = cfg.survival_systems();
         let revive = cfg.revive_systems();
         let survival_round = cfg.survival_round_systems();
+        let wide_first = cfg.wide_systems();
         let setups: Vec<SeedSetup> = seeds
             .iter()
             .map(|s| {
@@ -197,6 +198,7 @@ impl<'a> Executor<'a> {
                     survival,
                     revive: revive.clone(),
                     survival_round: survival_round.clone(),
+                    wide_first: wide_first.clone(),
                     max_width: budget::memory_width(cfg.memory, workers, source, &cfg.search),
                     size: prep.weight(),
                     unit_states: prep

@@ -285,6 +285,19 @@ pub struct SearchOptions {
     /// round did not fit after the polish, and `pairs`, never run, won a tail of the game's last
     /// quarter; a whole game of it at width 16 scored several per cent more (docs/tuning.md).
     pub fresh_untried: bool,
+    /// A neighbourhood cut in the source's first half counts, for the systems to try again
+    /// ([`Self::retry_dying_systems`]), as a game of its system: it planned most of a game, so
+    /// it tells whether the system's beams live at that width. Without it, where every round at
+    /// the widest width is a round of cuts, the first system to try again holds the second lane
+    /// for good and the others are never tried again.
+    pub replans_retry: bool,
+    /// The scoring systems, by name, that a wide round (beams of [`Self::wide`] or wider) runs
+    /// first among the systems never run, in this order, while the seed's best game lasts the
+    /// whole source; the others never run follow in their order. `pairs` by default: it clears
+    /// lines two at a time, dies in narrow beams and wins in wide ones. Alone, on the eight
+    /// long problems of the tuning sets F34 and WL, it beat every other system on five of them
+    /// and in total (docs/tuning.md). Empty: the systems' order.
+    pub wide_systems: Vec<String>,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

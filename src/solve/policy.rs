@@ -77,7 +77,7 @@ mod seed;
 mod widening;
 
 pub use super::budget::Timing;
-pub use widening::{rank_systems, widens};
+pub use widening::{rank_systems, wide_first, widens};
 
 use super::budget::Preset;
 use super::options::SearchOptions;
@@ -350,6 +350,9 @@ pub struct SeedSetup {
     /// The systems of a survival round's games, taken in turn by attempt id
     /// ([`SearchOptions::survival_round_systems`]); empty: those of [`Self::revive`].
     pub survival_round: Vec<usize>,
+    /// The systems a wide round runs first among those never run, in this order, while the
+    /// best game lasts the whole source ([`SearchOptions::wide_systems`]).
+    pub wide_first: Vec<usize>,
     /// The widest beam memory allows.
     pub max_width: usize,
     /// The order of quick answers: the smallest first.

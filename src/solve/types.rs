@@ -128,6 +128,13 @@ impl SolveConfig {
         self.positions(&self.search.survival_round_systems)
     }
 
+    /// The indices, in the run's ordered systems, of the systems a wide round runs first among
+    /// those never run ([`SearchOptions::wide_systems`]); names not among the systems are
+    /// skipped.
+    pub fn wide_systems(&self) -> Vec<usize> {
+        self.positions(&self.search.wide_systems)
+    }
+
     /// The indices of the systems `names` names, in their order, skipping unknown names.
     fn positions(&self, names: &[String]) -> Vec<usize> {
         names

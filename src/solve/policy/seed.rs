@@ -9,7 +9,7 @@
 //! whether a proposed round fits, and asks for a tail round when it does not.
 
 use super::costs::{Costs, Kinds, Model};
-use super::widening::{rank_systems, widens, Start, Widening};
+use super::widening::{rank_systems, wide_first, widens, Start, Widening};
 use super::{
     polish_goes_first, Attempt, Cost, GameId, Round, RoundKind, Screen, SeedSetup, Summary, Task,
 };
@@ -572,7 +572,11 @@ impl SeedState {
             } else {
                 Vec::new()
             };
-            rank_systems(&self.widening.record[..n], &retry)
+            let mut rank = rank_systems(&self.widening.record[..n], &retry);
+            if w >= o.wide && self.games.whole(self.setup.source) {
+                wide_first(&mut rank, &self.setup.wide_first, &self.widening.record);
+            }
+            rank
         };
         let every = o.survival_every.max(1);
         // A plan predicted to score clearly less than the best game is not spelt, where
@@ -661,6 +665,7 @@ fn lone_survival_seed() -> SeedState {
         survival: 1,
         revive: Vec::new(),
         survival_round: Vec::new(),
+        wide_first: Vec::new(),
         max_width: 2048,
         size: 1.0,
         unit_states: 0,

@@ -95,6 +95,21 @@ impl Widening {
         }
     }
 
+    /// Takes a neighbourhood of `system` that re-planned the best game from unit `cut` of a
+    /// source of `source` units and lasted `units`: one cut in the source's first half planned
+    /// most of a game, and tells as a fresh game would whether the system's beams live at its
+    /// width ([`Widening::retries`]); its score, mostly the opening's, is not the system's.
+    pub fn took_replan(&mut self, system: usize, cut: usize, units: usize, source: usize) {
+        if 2 * cut > source {
+            return;
+        }
+        if units >= source {
+            self.lasted_whole[system] = true;
+        } else {
+            self.died[system] += 1;
+        }
+    }
+
     /// Per system: whether a dear or wide round tries it again before ranking it by its score
     /// ([`rank_systems`]): where the seed's best game lasts the whole source (`whole`) but the
     /// system's one fresh game died early. A beam that dies says its width was too narrow for
@@ -144,6 +159,19 @@ pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
         (group, width > 1, width > 0, std::cmp::Reverse(score))
     });
     rank
+}
+
+/// Moves the systems of `first` that never ran (their `record` width 0) to the front of `rank`,
+/// in the order of `first`, the others keeping theirs: what a wide round runs first
+/// ([`crate::solve::SearchOptions::wide_systems`]).
+pub fn wide_first(rank: &mut Vec<usize>, first: &[usize], record: &[(usize, u64)]) {
+    let front: Vec<usize> = first
+        .iter()
+        .copied()
+        .filter(|&s| rank.contains(&s) && record.get(s).is_some_and(|r| r.0 == 0))
+        .collect();
+    rank.retain(|s| !front.contains(s));
+    rank.splice(0..0, front);
 }
 
 /// A cut among a game's `span` last units (of `units`), drawn from the attempt's `id`: the same

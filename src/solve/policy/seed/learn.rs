@@ -267,6 +267,9 @@ impl SeedState {
             if a.revive != crate::plan::REVIVE_TO_HORIZON {
                 self.widening.took_length(a.width, units);
             }
+        } else if let Some((_, cut)) = a.base.filter(|_| o.replans_retry) {
+            self.widening
+                .took_replan(system, cut, units, self.setup.source);
         }
         let spelt = match &r.outcome {
             Outcome::Spelt(g) => Some(g),
@@ -370,6 +373,19 @@ mod tests {
         width: usize,
         games: &[(u32, usize, u64, usize)],
     ) {
+        play_lasting_from(s, o, width, None, games);
+    }
+
+    /// [`play_lasting`], each game a neighbourhood of the best game cut at unit `cut` where
+    /// given (a round of cuts).
+    fn play_lasting_from(
+        s: &mut super::SeedState,
+        o: &SearchOptions,
+        width: usize,
+        cut: Option<usize>,
+        games: &[(u32, usize, u64, usize)],
+    ) {
+        let base = cut.map(|c| (s.games.kept[0].id, c));
         let tasks = games
             .iter()
             .map(|&(id, system, _, _)| {
@@ -378,7 +394,7 @@ mod tests {
                     system,
                     width,
                     mode: Mode::Dp,
-                    base: None,
+                    base,
                     screen: Screen::NONE,
                     valuer: Valuer::Words,
                     revive: 0,
@@ -389,7 +405,11 @@ mod tests {
             seed: 0,
             tasks,
             width,
-            kind: RoundKind::Fresh,
+            kind: if cut.is_some() {
+                RoundKind::Cuts
+            } else {
+                RoundKind::Fresh
+            },
             cost: Cost {
                 plan: 0.1,
                 spell: 0.01,
@@ -498,6 +518,23 @@ mod tests {
             };
             let expected = if retry { vec![2, 3] } else { vec![2, 0] };
             assert_eq!(systems(&s), expected, "retry {retry}");
+            // A neighbourhood cut in the source's second half says nothing of the system's
+            // beams; one cut in its first half is most of a game: once it lasted, by its score.
+            let mut cuts = s.clone();
+            play_lasting_from(&mut cuts, &o, 64, Some(600), &[(6, 3, 660_000, 1000)]);
+            assert_eq!(systems(&cuts), expected, "retry {retry}, late cut");
+            for replans in [true, false] {
+                let mut cuts = cuts.clone();
+                let mut o = o.clone();
+                o.replans_retry = replans;
+                play_lasting_from(&mut cuts, &o, 64, Some(400), &[(7, 3, 660_000, 1000)]);
+                let told = if retry && !replans {
+                    vec![2, 3]
+                } else {
+                    vec![2, 0]
+                };
+                assert_eq!(systems(&cuts), told, "retry {retry}, replans {replans}");
+            }
             // Dead twice: by its score.
             play_lasting(&mut s, &o, 64, &[(6, 3, 100_000, 800)]);
             assert_eq!(systems(&s), vec![2, 0], "retry {retry}");

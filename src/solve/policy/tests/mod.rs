@@ -315,6 +315,7 @@ fn simulate_with(
             survival: w.survival,
             revive: Vec::new(),
             survival_round: Vec::new(),
+            wide_first: Vec::new(),
             max_width: 2048,
             size: w.source as f64,
             unit_states: 0,

@@ -325,6 +325,16 @@ fn rank_and_widen_rules() {
         ),
         vec![2, 1, 3, 0]
     );
+    // A wide round runs the wide systems never run first, in their order; one that ran keeps
+    // its rank.
+    let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
+    let mut rank = rank_systems(&record, &[]);
+    assert_eq!(rank, vec![1, 3, 4, 0, 2]);
+    wide_first(&mut rank, &[4, 2, 3], &record);
+    assert_eq!(rank, vec![4, 3, 1, 0, 2]);
+    let mut rank = rank_systems(&record, &[]);
+    wide_first(&mut rank, &[], &record);
+    assert_eq!(rank, vec![1, 3, 4, 0, 2]);
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
         assert!(widens(5.0, true, true, at_width, 8));
@@ -411,6 +421,7 @@ fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
         survival: 0,
         revive: Vec::new(),
         survival_round: Vec::new(),
+        wide_first: Vec::new(),
         max_width: 2048,
         size: 1.0,
         unit_states: 0,
