@@ -14,7 +14,8 @@ use crate::solve::policy::{RoundKind, Task};
 
 impl SeedState {
     /// A fresh round at the width reached of the systems that never ran on the seed (the quick
-    /// answer's system ran), in the order the wide rounds rank them, one per lane, as a round of
+    /// answer's system ran), in the systems' order (the narrow rounds' ranking of them; a wide
+    /// round would put `wide_systems` first), one per lane, as a round of
     /// the time left ([`RoundKind::Tail`]); `None` where every system ran, where the best game
     /// does not last the whole source (a dying seed's last time goes to revivals), or before
     /// any beam. It goes before a polish of the best game by the tails: on problem 3406 of F34
@@ -31,7 +32,7 @@ impl SeedState {
             return None;
         }
         // The systems never run, in their order: the order `rank_systems` gives them too (they
-        // tie on its key).
+        // tie on its key). The wide rounds' `wide_systems` do not reorder them here.
         let untried: Vec<usize> = (0..self.setup.systems)
             .filter(|&s| self.widening.record[s].0 == 0)
             .collect();
