@@ -70,8 +70,15 @@ impl Region {
                 return false;
             }
         }
-        mark_alive(sp, free, &targets, &rows, bufs);
-        self.index_rows(sp, free, &rows, bufs);
+        // The reach lies within the free map (it is flooded through free states only).
+        let Bufs {
+            reach,
+            reach_bufs,
+            alive,
+            ..
+        } = bufs;
+        sp.reach_back(reach, &targets, &rows, alive, reach_bufs);
+        self.index_rows(sp, &rows, bufs);
         let s0 = sp.spawn_state();
         self.spawn = sp.index(s0).map_or(NONE, |i| self.compact[i]);
         if self.spawn == NONE {
@@ -81,23 +88,21 @@ impl Region {
         true
     }
 
-    /// Numbers the region's states row by row: the reachable free states marked alive.
+    /// Numbers the region's states row by row: the states marked alive (reachable, free, and
+    /// on some way to the target), by orientation, then column.
     pub(super) fn index_rows(
         &mut self,
         sp: &UnitSpace,
-        free: &[u64],
         rows: &std::ops::RangeInclusive<i64>,
         bufs: &Bufs,
     ) {
         for y in rows.clone() {
             let first = self.states.len() as u32;
             for o in 0..sp.k {
-                for s in sp.free_in_row(&bufs.reach, o, y) {
-                    let i = sp.index(s).expect("reachable states lie in the box");
-                    if bufs.alive[i] && sp.is_free(free, s) {
-                        self.compact[i] = self.states.len() as u32;
-                        self.states.push(s);
-                    }
+                for s in sp.free_in_row(&bufs.alive, o, y) {
+                    let i = sp.index(s).expect("alive states lie in the box");
+                    self.compact[i] = self.states.len() as u32;
+                    self.states.push(s);
                 }
             }
             self.rows.push((first, self.states.len() as u32));
@@ -198,18 +203,19 @@ pub(super) fn keep_corridor(
     true
 }
 
-/// Marks in `bufs.alive` the states of `bufs.reach` that can reach one of `targets` by moves
-/// along rows and descents: a flood bottom-up, row by row, each row from the states that
-/// descend into an alive state or are targets, then back along the row's moves.
-pub(super) fn mark_alive(
+/// The slow twin of [`UnitSpace::reach_back`] (the region's flood before it): per dense state
+/// index, whether the state of `reach` can reach one of `targets` by moves along rows and
+/// descents; a flood bottom-up, row by row, state by state, each row from the states that
+/// descend into an alive state or are targets, then back along the row's reversed moves.
+#[cfg(test)]
+fn mark_alive_slow(
     sp: &UnitSpace,
     free: &[u64],
     targets: &[State],
     rows: &std::ops::RangeInclusive<i64>,
-    bufs: &mut Bufs,
-) {
-    bufs.alive.clear();
-    bufs.alive.resize(sp.states, false);
+    reach: &[u64],
+) -> Vec<bool> {
+    let mut alive = vec![false; sp.states];
     let moves = Command::usable(sp.rotates())
         .iter()
         .filter(|c| !c.is_descent());
@@ -218,19 +224,16 @@ pub(super) fn mark_alive(
     for y in rows.clone().rev() {
         row.clear();
         for o in 0..sp.k {
-            row.extend(
-                sp.free_in_row(&bufs.reach, o, y)
-                    .filter(|&s| sp.is_free(free, s)),
-            );
+            row.extend(sp.free_in_row(reach, o, y).filter(|&s| sp.is_free(free, s)));
         }
         for &s in &row {
             let i = sp.index(s).expect("free states lie in the box");
             let down = [Command::SW, Command::SE].iter().any(|&c| {
                 let n = sp.step(s, c);
-                sp.index(n).is_some_and(|j| bufs.alive[j])
+                sp.index(n).is_some_and(|j| alive[j])
             });
             if down || targets.contains(&s) {
-                bufs.alive[i] = true;
+                alive[i] = true;
                 stack.push(s);
             }
         }
@@ -241,17 +244,18 @@ pub(super) fn mark_alive(
                     continue;
                 };
                 let p = sp.step(s, back);
-                if !sp.is_free(free, p) || !sp.is_free(&bufs.reach, p) {
+                if !sp.is_free(free, p) || !sp.is_free(reach, p) {
                     continue;
                 }
                 let j = sp.index(p).expect("free states lie in the box");
-                if !bufs.alive[j] {
-                    bufs.alive[j] = true;
+                if !alive[j] {
+                    alive[j] = true;
                     stack.push(p);
                 }
             }
         }
     }
+    alive
 }
 
 /// Clears the bits of `row` outside `lo..=hi` (bit indices, possibly out of range).
@@ -274,7 +278,8 @@ pub(super) fn keep_range(row: &mut [u64], lo: i64, hi: i64) {
 pub(super) struct Bufs {
     pub(super) reach: Vec<u64>,
     pub(super) reach_bufs: crate::plan::ReachBufs,
-    pub(super) alive: Vec<bool>,
+    /// The states on some way to the target, a bit map of the space as `reach`.
+    pub(super) alive: Vec<u64>,
     pub(super) bfs: Bfs,
 }
 
@@ -300,6 +305,101 @@ mod tests {
             }
         }
         seen
+    }
+
+    /// The bit flood of the states on some way to the target ([`UnitSpace::reach_back`]) marks
+    /// the states its slow twin marks one by one, on random boards up to 150 columns wide (bit
+    /// rows of several words), units of up to 6 cells, with and without a corridor, and targets
+    /// anywhere (locks, or any reachable state, or none reachable).
+    #[test]
+    fn the_bit_flood_marks_what_the_state_flood_marks() {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3707);
+        let (mut checked, mut marked) = (0, 0);
+        for case in 0..3000 {
+            let w = match rng.gen_range(0..4) {
+                0 => rng.gen_range(60..=150),
+                1 => rng.gen_range(1..=4),
+                _ => rng.gen_range(5..=40),
+            };
+            let h = rng.gen_range(2..=24);
+            let size = rng.gen_range(1..=6);
+            let unit = crate::testkit::random_unit(&mut rng, size, 0.4);
+            let fill = rng.gen_range(0.0..0.45);
+            let json =
+                crate::testkit::random_problem(&mut rng, (w, h), (2, fill), &[unit], (1, &[0]));
+            let Ok(p) = Problem::from_json(&json, std::path::Path::new("t")) else {
+                continue;
+            };
+            let tables = Tables::new(&p);
+            let sp = &tables.spaces[0];
+            let mut free = Vec::new();
+            sp.free_map(&p.board, &mut free);
+            let mut bufs = Bufs::default();
+            if !sp.reach(&free, &mut bufs.reach, &mut bufs.reach_bufs) {
+                continue;
+            }
+            let mut reachable: Vec<State> = Vec::new();
+            for o in 0..sp.k {
+                for y in sp.rows_from(sp.spawn_state().y) {
+                    reachable.extend(sp.free_in_row(&bufs.reach, o, y));
+                }
+            }
+            let mut scratch = PlanScratch::default();
+            let locks = gen_locks(&tables, 0, &p.board, &mut scratch);
+            let y0 = sp.spawn_state().y;
+            let (targets, y_end) = match rng.gen_range(0..3) {
+                0 if locks && !scratch.locks.is_empty() => {
+                    let lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
+                    let t = sp.lock_states(&free, lock.key);
+                    if rng.gen_bool(0.5)
+                        && keep_corridor(
+                            sp,
+                            &free,
+                            lock.key,
+                            &(y0..=t.iter().map(|t| t.y).max().unwrap_or(y0)),
+                            rng.gen_range(0..6),
+                            &mut bufs,
+                        )
+                    {
+                        // The corridor cut the reach: the flood stays within what is left.
+                    }
+                    let y_end = t.iter().map(|t| t.y).max().unwrap_or(y0);
+                    (t, y_end)
+                }
+                1 if !reachable.is_empty() => {
+                    let t: Vec<State> = (0..rng.gen_range(1..4))
+                        .map(|_| reachable[rng.gen_range(0..reachable.len())])
+                        .collect();
+                    let y_end = t.iter().map(|t| t.y).max().unwrap_or(y0) + rng.gen_range(0..2);
+                    (t, y_end)
+                }
+                _ => (vec![], y0 + rng.gen_range(0..h as i64)),
+            };
+            let rows = y0..=y_end;
+            let slow = mark_alive_slow(sp, &free, &targets, &rows, &bufs.reach);
+            let Bufs {
+                reach,
+                reach_bufs,
+                alive,
+                ..
+            } = &mut bufs;
+            sp.reach_back(reach, &targets, &rows, alive, reach_bufs);
+            for (o, y) in (0..sp.k).flat_map(|o| (y0 - 1..=y_end + 2).map(move |y| (o, y))) {
+                let fast: Vec<State> = sp.free_in_row(alive, o, y).collect();
+                let want: Vec<State> = sp
+                    .free_in_row(reach, o, y)
+                    .filter(|&s| slow[sp.index(s).unwrap()])
+                    .collect();
+                assert_eq!(fast, want, "case {case}: row {y} orientation {o}: {json}");
+                marked += want.len();
+            }
+            checked += 1;
+        }
+        eprintln!("{checked} cases, {marked} states marked");
+        assert!(
+            checked > 2000 && marked > 50_000,
+            "{checked} cases, {marked} marked"
+        );
     }
 
     /// A region holds exactly the states reachable from the spawn from which the target can

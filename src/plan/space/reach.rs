@@ -8,7 +8,7 @@
 //! ([`UnitSpace::reach`]) or row by row as the flood went down ([`UnitSpace::reach_on`]); and
 //! the same with or without the empty board's rows (the tests compare both ways).
 
-use super::{bits, descent_offsets, Clear, UnitSpace};
+use super::{bits, descent_offsets, Clear, State, UnitSpace};
 use crate::engine::Board;
 
 /// Where a reach reads its free map: a whole map ([`Whole`]), or one worked out row by row as
@@ -327,6 +327,57 @@ impl UnitSpace {
             y += 1;
         }
         true
+    }
+
+    /// Marks in `alive` (a bit map of this space, as [`UnitSpace::reach`] leaves one) the states
+    /// of `within` in `rows` that can reach one of `targets` through states of `within`: by moves
+    /// along a row, then a descent into an alive state of the next row (row `rows.end() + 1`
+    /// holds none), and so on. A flood bottom-up, row by row: a row's seeds are its states that
+    /// descend into an alive state or are targets, closed under E/W moves and rotations, which
+    /// undo one another, so the states that reach a seed along a row are those a seed reaches.
+    /// The bits are those of the state-by-state flood it replaced (its twin in the tests of the
+    /// character encoder's regions, which it serves).
+    pub fn reach_back(
+        &self,
+        within: &[u64],
+        targets: &[State],
+        rows: &std::ops::RangeInclusive<i64>,
+        alive: &mut Vec<u64>,
+        bufs: &mut ReachBufs,
+    ) {
+        alive.clear();
+        alive.resize(self.row_words, 0);
+        let layout = &self.layout;
+        let ReachBufs { tmp, row, allowed } = bufs;
+        row.resize(layout.len, 0);
+        allowed.resize(layout.len, 0);
+        for y in rows.clone().rev() {
+            let [sw, se] = descent_offsets(y);
+            for o in 0..self.k {
+                let (Some((b, n)), Some((b2, _))) = (self.row(o, y), self.row(o, y + 1)) else {
+                    continue;
+                };
+                tmp.clear();
+                tmp.resize(n, 0);
+                // Bit `i` of row `y` descends to the bits `i + sw` and `i + se` of row `y + 1`.
+                bits::or_shifted(tmp, &alive[b2..b2 + n], sw);
+                bits::or_shifted(tmp, &alive[b2..b2 + n], se);
+                for j in 0..n {
+                    alive[b + j] = tmp[j] & within[b + j];
+                }
+            }
+            for &t in targets.iter().filter(|t| t.y == y) {
+                if self.is_free(within, t) {
+                    let r = &self.orients[t.o as usize];
+                    let b = r.row_base + (y - r.y_lo) as usize * r.nw;
+                    bits::set(&mut alive[b..], (t.x - r.x_lo) as usize);
+                }
+            }
+            layout.load(self, alive, y, row);
+            layout.load(self, within, y, allowed);
+            layout.flood(self, row, allowed);
+            layout.store(self, row, y, alive);
+        }
     }
 
     /// Writes the reachable states of an empty board into `reach`, for the rows down to `last`.
