@@ -70,7 +70,8 @@ impl Region {
                 return false;
             }
         }
-        // The reach lies within the free map (it is flooded through free states only).
+        // The states on some way to the target, within the reach: the reach alone bounds the
+        // flood, as it lies within the free map (it was flooded through free states only).
         let Bufs {
             reach,
             reach_bufs,

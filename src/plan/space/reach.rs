@@ -2,7 +2,8 @@
 //! worked out bit row by bit row, and the flood from the spawn down those rows to every state a
 //! no-repeat path gets to. The rows above a board's stack are the empty board's, which the space
 //! keeps ([`Clear`], made here when the space is built), so they are copied rather than worked
-//! out again.
+//! out again. The same rows' flood, run from the bottom up, finds the states of a reach on some
+//! way to given targets ([`UnitSpace::reach_back`], for the character encoder's regions).
 //!
 //! Invariants: a reach is the same, to the bit, whether its free map was worked out whole
 //! ([`UnitSpace::reach`]) or row by row as the flood went down ([`UnitSpace::reach_on`]); and
