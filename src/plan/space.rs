@@ -333,6 +333,16 @@ impl UnitSpace {
         bits::get(&free[r.row_base + yi as usize * r.nw..], xi as usize)
     }
 
+    /// Sets the bit of state `s` in `map`, a bit map of this space (as [`UnitSpace::is_free`]
+    /// reads one); `s` lies in its orientation's box.
+    #[inline]
+    pub(super) fn set_state(&self, map: &mut [u64], s: State) {
+        let r = &self.orients[s.o as usize];
+        let (xi, yi) = ((s.x - r.x_lo) as usize, (s.y - r.y_lo) as usize);
+        debug_assert!(xi < r.nx && yi < r.ny, "{s:?} lies outside its box");
+        bits::set(&mut map[r.row_base + yi * r.nw..], xi);
+    }
+
     /// The cells of the unit times the words of their bit rows, summed over its orientations:
     /// the word operations [`UnitSpace::free_map`] spends on a board row it works out (the
     /// measure of that work for the work counts, [`crate::work::Op::MapCell`]).

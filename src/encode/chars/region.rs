@@ -352,19 +352,13 @@ mod tests {
                 0 if locks && !scratch.locks.is_empty() => {
                     let lock = scratch.locks[rng.gen_range(0..scratch.locks.len())];
                     let t = sp.lock_states(&free, lock.key);
-                    if rng.gen_bool(0.5)
-                        && keep_corridor(
-                            sp,
-                            &free,
-                            lock.key,
-                            &(y0..=t.iter().map(|t| t.y).max().unwrap_or(y0)),
-                            rng.gen_range(0..6),
-                            &mut bufs,
-                        )
-                    {
-                        // The corridor cut the reach: the flood stays within what is left.
-                    }
                     let y_end = t.iter().map(|t| t.y).max().unwrap_or(y0);
+                    if rng.gen_bool(0.5) {
+                        // A corridor cuts the reach (where a path exists): the flood stays
+                        // within what is left.
+                        let c = rng.gen_range(0..6);
+                        keep_corridor(sp, &free, lock.key, &(y0..=y_end), c, &mut bufs);
+                    }
                     (t, y_end)
                 }
                 1 if !reachable.is_empty() => {

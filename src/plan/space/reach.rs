@@ -284,11 +284,7 @@ impl UnitSpace {
             y = clear - 1;
             self.empty_reach(y, reach);
         } else {
-            let r0 = &self.orients[0];
-            bits::set(
-                &mut reach[r0.row_base + (s0.y - r0.y_lo) as usize * r0.nw..],
-                (s0.x - r0.x_lo) as usize,
-            );
+            self.set_state(reach, s0);
         }
         let k = self.k;
         let layout = &self.layout;
@@ -369,9 +365,7 @@ impl UnitSpace {
             }
             for &t in targets.iter().filter(|t| t.y == y) {
                 if self.is_free(within, t) {
-                    let r = &self.orients[t.o as usize];
-                    let b = r.row_base + (y - r.y_lo) as usize * r.nw;
-                    bits::set(&mut alive[b..], (t.x - r.x_lo) as usize);
+                    self.set_state(alive, t);
                 }
             }
             layout.load(self, alive, y, row);
