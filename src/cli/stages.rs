@@ -96,6 +96,8 @@ struct Measure {
     units: Option<usize>,
     /// Stopped at the stage's time limit before the end of the game.
     cut: bool,
+    /// The character encoder's counts in the run measured (see [`mechanism`]).
+    chars: Option<CharStats>,
 }
 
 impl Measure {
@@ -120,6 +122,7 @@ fn measure(repeat: usize, mut f: impl FnMut() -> (Option<usize>, bool)) -> Measu
                 seconds,
                 units,
                 cut,
+                chars: None,
             });
         }
         if spent >= REPEAT_SECONDS {
@@ -163,6 +166,7 @@ const SKIPPED: Measure = Measure {
     seconds: 0.0,
     units: None,
     cut: false,
+    chars: None,
 };
 
 /// Measures every stage on `problem`'s first seed.
@@ -213,7 +217,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
                     &Limit::until(Some(deadline)),
                     &mut stats,
                 )?;
-                Some(replay(problem, seed, &text, phrases).locked as usize)
+                Some((replay(problem, seed, &text, phrases).locked as usize, stats))
             }),
             _ => {
                 let mode = match stage {
@@ -233,11 +237,11 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
 /// The character encoder's stage: it spells all or nothing, so it spells the plan's first
 /// [`CHARS_FIRST`] units, then four times as many while the time measured so far says the next
 /// prefix fits in what is left of `limit`; the longest prefix spelt counts. `spell` spells a
-/// plan by a deadline and returns the units it locked.
+/// plan by a deadline and returns the units it locked, with the encoder's counts.
 fn chars_stage(
     plan: &Plan,
     limit: f64,
-    mut spell: impl FnMut(&Plan, Instant) -> Option<usize>,
+    mut spell: impl FnMut(&Plan, Instant) -> Option<(usize, CharStats)>,
 ) -> Measure {
     let end = Instant::now() + Duration::from_secs_f64(limit);
     let n = plan.placements.len();
@@ -249,7 +253,7 @@ fn chars_stage(
             ..plan.clone()
         };
         let t0 = Instant::now();
-        let Some(locked) = spell(&prefix, end) else {
+        let Some((locked, stats)) = spell(&prefix, end) else {
             break;
         };
         let seconds = t0.elapsed().as_secs_f64();
@@ -257,6 +261,7 @@ fn chars_stage(
             seconds,
             units: Some(locked),
             cut: units < n,
+            chars: Some(stats),
         });
         let next = (units * 4).min(n);
         let left = end.saturating_duration_since(Instant::now()).as_secs_f64();
@@ -269,7 +274,24 @@ fn chars_stage(
         seconds: limit,
         units: None,
         cut: true,
+        chars: None,
     })
+}
+
+/// What the character encoder's cost is made of, from its counts over `units` units: the
+/// programmes a unit (one, the backward pass's, for a unit that counts no first use; more for
+/// the Lagrangian rounds and spans of those that do), the states of a programme and the context
+/// nodes valued per state, and the states a programme takes off its row work lists per state
+/// (the row sweeps: one where every row move's successor is final when read).
+fn mechanism(stats: &CharStats, units: usize) -> String {
+    let per = |a: usize, b: usize| a as f64 / b.max(1) as f64;
+    format!(
+        " ({:.2} programmes a unit, {:.0} states x {:.1} context nodes, {:.2} pops a state)",
+        per(stats.programmes, units),
+        per(stats.states, stats.programmes),
+        per(stats.cells, stats.states),
+        per(stats.pops, stats.states)
+    )
 }
 
 /// The table of one problem's stages: microseconds per unit (per unit of width for the beam),
@@ -295,8 +317,12 @@ fn row(name: &str, problem: &Problem, m: &[Measure]) -> String {
     let mut detail = format!("{:<18}", "");
     for (i, s) in m.iter().enumerate() {
         let units = s.units.map_or("none".to_string(), |u| u.to_string());
+        let counts = match (&s.chars, s.units) {
+            (Some(stats), Some(u)) => mechanism(stats, u),
+            _ => String::new(),
+        };
         detail += &format!(
-            " {}: {}{:.3} s {} units;",
+            " {}: {}{:.3} s {} units{counts};",
             STAGES[i],
             if s.cut { ">" } else { "" },
             s.seconds,
@@ -397,6 +423,15 @@ mod tests {
             assert!(s.units.is_some_and(|u| u > 0), "{name}: {s:?}");
             assert!(!s.cut, "{name}");
         }
+        // The character encoder's counts: a programme at least per unit spelt, every state of
+        // a programme taken off its row's work list at least once, a context node per heading.
+        let chars = m[STAGES.len() - 1]
+            .chars
+            .expect("the character encoder's counts");
+        let units = m[STAGES.len() - 1].units.unwrap();
+        assert!(chars.programmes >= units, "{chars:?}");
+        assert!(chars.pops >= chars.states && chars.states > 0, "{chars:?}");
+        assert!(chars.cells >= 5 * chars.states, "{chars:?}");
         let r = row("problem 7", &p, &m);
         assert_eq!(r.lines().count(), 2);
         assert_eq!(

@@ -158,6 +158,9 @@ pub(super) struct FastBufs {
     queued: Vec<bool>,
     /// States taken off the row work lists, summed.
     pub pops: usize,
+    /// Programmes computed, and their values (states times context nodes), summed.
+    pub programmes: usize,
+    pub cells: usize,
 }
 
 /// The value of the successors `succ` in the value slice `vn`.
@@ -325,10 +328,10 @@ pub(super) fn values_portable(
     out: &mut Fast,
 ) {
     let ncn = k.ncn;
-    crate::work::add(
-        crate::work::Op::CharsCell,
-        (region.states.len() * ncn) as u64,
-    );
+    let cells = region.states.len() * ncn;
+    crate::work::add(crate::work::Op::CharsCell, cells as u64);
+    bufs.programmes += 1;
+    bufs.cells += cells;
     out.cnodes = ncn;
     out.vals.clear();
     out.vals.resize(region.states.len() * ncn, NEG);

@@ -87,6 +87,11 @@ pub struct CharStats {
     pub fallbacks: usize,
     /// States re-valued along the rows (at least one per state).
     pub pops: usize,
+    /// Programmes computed (a unit's values on one automaton: the backward pass's, a
+    /// Lagrangian round's, a span's next unit's), and their values, states times context
+    /// nodes, summed: with `states` and `pops`, what the encoder's cost is made of.
+    pub programmes: usize,
+    pub cells: usize,
     /// Nodes the walks expanded.
     pub expansions: usize,
     /// Units whose A* search ran out of budget, spelt by the depth-first search instead.

@@ -63,6 +63,18 @@ pub(super) struct Scratch {
     free: Vec<u64>,
 }
 
+impl Scratch {
+    /// Adds what its programmes counted (their buffers' pops, programmes and values) to
+    /// `stats`.
+    fn count(&self, stats: &mut CharStats) {
+        for b in [&self.walk.bufs, &self.span.bufs] {
+            stats.pops += b.pops;
+            stats.programmes += b.programmes;
+            stats.cells += b.cells;
+        }
+    }
+}
+
 /// What the backward pass leaves for the walks of one window of units.
 struct Backward {
     /// The window's first unit, and one past its last.
@@ -173,7 +185,7 @@ impl<'a> Forward<'a> {
         // Where a stop leaves the text: with `enough`, the units spelt so far (none spelt is
         // no answer); without, no answer.
         let stop = |so_far: SoFar, u: usize, stats: &mut CharStats, scratch: &Scratch| {
-            stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
+            scratch.count(stats);
             (enough.is_some() && u > first).then_some((so_far.text, u))
         };
         for u in first..n {
@@ -199,7 +211,7 @@ impl<'a> Forward<'a> {
             });
             so_far.push(self.ct, &text);
         }
-        stats.pops += scratch.walk.bufs.pops + scratch.span.bufs.pops;
+        scratch.count(stats);
         Some((so_far.text, n))
     }
 
