@@ -425,10 +425,9 @@ mod tests {
         }
         // The character encoder's counts: a programme at least per unit spelt, every state of
         // a programme taken off its row's work list at least once, a context node per heading.
-        let chars = m[STAGES.len() - 1]
-            .chars
-            .expect("the character encoder's counts");
-        let units = m[STAGES.len() - 1].units.unwrap();
+        let last = &m[STAGES.len() - 1];
+        let chars = last.chars.expect("the character encoder's counts");
+        let units = last.units.unwrap();
         assert!(chars.programmes >= units, "{chars:?}");
         assert!(chars.pops >= chars.states && chars.states > 0, "{chars:?}");
         assert!(chars.cells >= 5 * chars.states, "{chars:?}");
