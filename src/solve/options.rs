@@ -298,6 +298,38 @@ pub struct SearchOptions {
     /// long problems of the tuning sets F34 and WL, it beat every other system on five of them
     /// and in total (docs/tuning.md). Empty: the systems' order.
     pub wide_systems: Vec<String>,
+    /// Which of [`Self::wide_systems`] a wide round runs first: those that never ran
+    /// (`never`), those that never ran a beam of [`Self::wide`] or wider (`wide`), or those that
+    /// never ran a beam as wide as the round's (`round`). A narrow beam of `pairs` ranks it by a
+    /// game that says little of its wide ones: on problem 20 its width-4 and width-16 games
+    /// scored below `low`'s and `fill`'s, so no wide round ran it, where its width-1024 games
+    /// outscore theirs by hundreds of points (docs/tuning.md).
+    pub wide_systems_first: WideFirst,
+}
+
+/// Which of the wide systems a wide round runs first
+/// ([`SearchOptions::wide_systems_first`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WideFirst {
+    /// Those that never ran.
+    Never,
+    /// Those that never ran a wide beam ([`SearchOptions::wide`]).
+    Wide,
+    /// Those that never ran a beam as wide as the round's.
+    Round,
+}
+
+impl WideFirst {
+    /// The width below which a wide system's widest beam puts it first in a round of width
+    /// `w`, where `wide` beams are wide.
+    pub fn below(self, w: usize, wide: usize) -> usize {
+        match self {
+            WideFirst::Never => 1,
+            WideFirst::Wide => wide,
+            WideFirst::Round => w,
+        }
+    }
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -574,7 +574,13 @@ impl SeedState {
             };
             let mut rank = rank_systems(&self.widening.record[..n], &retry);
             if w >= o.wide && self.games.whole(self.setup.source) {
-                wide_first(&mut rank, &self.setup.wide_first, &self.widening.record);
+                let below = o.wide_systems_first.below(w, o.wide);
+                wide_first(
+                    &mut rank,
+                    &self.setup.wide_first,
+                    &self.widening.record,
+                    below,
+                );
             }
             rank
         };

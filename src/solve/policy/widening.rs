@@ -161,14 +161,15 @@ pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
     rank
 }
 
-/// Moves the systems of `first` that never ran (their `record` width 0) to the front of `rank`,
-/// in the order of `first`, the others keeping theirs: what a wide round runs first
-/// ([`crate::solve::SearchOptions::wide_systems`]).
-pub fn wide_first(rank: &mut Vec<usize>, first: &[usize], record: &[(usize, u64)]) {
+/// Moves the systems of `first` whose widest beam (their `record` width) is narrower than
+/// `below` to the front of `rank`, in the order of `first`, the others keeping theirs: what a
+/// wide round runs first ([`crate::solve::SearchOptions::wide_systems`]; `below` is 1 for the
+/// systems that never ran).
+pub fn wide_first(rank: &mut Vec<usize>, first: &[usize], record: &[(usize, u64)], below: usize) {
     let front: Vec<usize> = first
         .iter()
         .copied()
-        .filter(|&s| rank.contains(&s) && record.get(s).is_some_and(|r| r.0 == 0))
+        .filter(|&s| rank.contains(&s) && record.get(s).is_some_and(|r| r.0 < below))
         .collect();
     rank.retain(|s| !front.contains(s));
     rank.splice(0..0, front);

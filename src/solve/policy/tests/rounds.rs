@@ -3,6 +3,7 @@
 //! the exhaustive search.
 
 use super::*;
+use crate::solve::WideFirst;
 
 /// Every seed gets its quick answer, then its greedy spelling, before any seed gets more.
 #[test]
@@ -330,11 +331,22 @@ fn rank_and_widen_rules() {
     let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
     let mut rank = rank_systems(&record, &[]);
     assert_eq!(rank, vec![1, 3, 4, 0, 2]);
-    wide_first(&mut rank, &[4, 2, 3], &record);
+    wide_first(&mut rank, &[4, 2, 3], &record, 1);
     assert_eq!(rank, vec![4, 3, 1, 0, 2]);
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[], &record);
+    wide_first(&mut rank, &[], &record, 1);
     assert_eq!(rank, vec![1, 3, 4, 0, 2]);
+    // A wide system that ran only narrower beams than `below` goes first too (system 2 ran at
+    // width 16); one that ran as wide keeps its rank.
+    let mut rank = rank_systems(&record, &[]);
+    wide_first(&mut rank, &[2, 0], &record, 64);
+    assert_eq!(rank, vec![2, 0, 1, 3, 4]);
+    let mut rank = rank_systems(&record, &[]);
+    wide_first(&mut rank, &[2, 0], &record, 16);
+    assert_eq!(rank, vec![0, 1, 3, 4, 2]);
+    assert_eq!(WideFirst::Never.below(256, 64), 1);
+    assert_eq!(WideFirst::Wide.below(256, 64), 64);
+    assert_eq!(WideFirst::Round.below(256, 64), 256);
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
         assert!(widens(5.0, true, true, at_width, 8));
