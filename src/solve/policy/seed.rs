@@ -9,7 +9,7 @@
 //! whether a proposed round fits, and asks for a tail round when it does not.
 
 use super::costs::{Costs, Kinds, Model};
-use super::widening::{rank_systems, wide_first, widens, Start, Widening};
+use super::widening::{widens, Start, Widening};
 use super::{
     polish_goes_first, Attempt, Cost, GameId, Round, RoundKind, Screen, SeedSetup, Summary, Task,
 };
@@ -565,25 +565,7 @@ impl SeedState {
         let tries = m.tries(w, rate);
         let base = (start != Start::Fresh).then(|| &self.games.kept[0]);
         let dear = m.cost(w, rate).total() > o.dear_share * self.rate.spent;
-        let rank = {
-            let n = self.setup.systems;
-            let retry = if o.retry_dying_systems {
-                self.widening.retries(self.games.whole(self.setup.source))
-            } else {
-                Vec::new()
-            };
-            let mut rank = rank_systems(&self.widening.record[..n], &retry);
-            if w >= o.wide && self.games.whole(self.setup.source) {
-                let below = o.wide_systems_first.below(w, o.wide);
-                wide_first(
-                    &mut rank,
-                    &self.setup.wide_first,
-                    &self.widening.record,
-                    below,
-                );
-            }
-            rank
-        };
+        let rank = self.ranked_systems(o, w);
         let every = o.survival_every.max(1);
         // A plan predicted to score clearly less than the best game is not spelt, where
         // spelling costs at least as much as planning (elsewhere skipping it saves little, and

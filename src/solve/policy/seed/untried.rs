@@ -8,11 +8,41 @@
 //! a narrow board `pairs`, never run fresh, then won a tail of the last quarter of the game,
 //! where a whole game of it at the same width would have scored several per cent more (problem
 //! 3406 of the set F34, docs/tuning.md).
+//!
+//! Also the order in which a round takes the systems that ran: a wide round puts the
+//! `wide_systems` first until they have run wide ([`SeedState::ranked_systems`]).
 
 use super::{Ctx, Phase, Proposal, SeedState, Start};
+use crate::solve::policy::widening::{rank_systems, wide_first};
 use crate::solve::policy::{RoundKind, Task};
+use crate::solve::SearchOptions;
 
 impl SeedState {
+    /// The systems in the order a round of width `w` takes them ([`rank_systems`]): systems to
+    /// try again per [`SearchOptions::retry_dying_systems`], and in a wide round of a seed whose
+    /// best game lasts the whole source, the `wide_systems` first as
+    /// [`SearchOptions::wide_systems_first`] says ([`wide_first`]).
+    pub(super) fn ranked_systems(&self, o: &SearchOptions, w: usize) -> Vec<usize> {
+        let n = self.setup.systems;
+        let whole = self.games.whole(self.setup.source);
+        let retry = if o.retry_dying_systems {
+            self.widening.retries(whole)
+        } else {
+            Vec::new()
+        };
+        let mut rank = rank_systems(&self.widening.record[..n], &retry);
+        if w >= o.wide && whole {
+            let below = o.wide_systems_first.below(w, o.wide);
+            wide_first(
+                &mut rank,
+                &self.setup.wide_first,
+                &self.widening.record,
+                below,
+            );
+        }
+        rank
+    }
+
     /// A fresh round at the width reached of the systems that never ran on the seed (the quick
     /// answer's system ran), in the systems' order (the narrow rounds' ranking of them; a wide
     /// round would put `wide_systems` first), one per lane, as a round of
