@@ -32,7 +32,8 @@ impl SeedState {
         };
         let mut rank = rank_systems(&self.widening.record[..n], &retry);
         if w >= o.wide && whole {
-            let below = o.wide_systems_first.below(w, o.wide);
+            let wide_ran = self.widening.record[..n].iter().any(|r| r.0 >= o.wide);
+            let below = o.wide_systems_first.below(w, o.wide, wide_ran);
             wide_first(
                 &mut rank,
                 &self.setup.wide_first,

@@ -344,9 +344,13 @@ fn rank_and_widen_rules() {
     let mut rank = rank_systems(&record, &[]);
     wide_first(&mut rank, &[2, 0], &record, 16);
     assert_eq!(rank, vec![0, 1, 3, 4, 2]);
-    assert_eq!(WideFirst::Never.below(256, 64), 1);
-    assert_eq!(WideFirst::Wide.below(256, 64), 64);
-    assert_eq!(WideFirst::Round.below(256, 64), 256);
+    for ran in [false, true] {
+        assert_eq!(WideFirst::Never.below(256, 64, ran), 1);
+        assert_eq!(WideFirst::Wide.below(256, 64, ran), 64);
+        assert_eq!(WideFirst::Round.below(256, 64, ran), 256);
+    }
+    assert_eq!(WideFirst::Later.below(256, 64, false), 1);
+    assert_eq!(WideFirst::Later.below(256, 64, true), 64);
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
         assert!(widens(5.0, true, true, at_width, 8));
