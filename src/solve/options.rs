@@ -320,21 +320,19 @@ pub enum WideFirst {
     Wide,
     /// Those that never ran a beam as wide as the round's.
     Round,
-    /// As `Wide` once some system ran a wide beam, before that as `Never`: the first wide
-    /// round runs the best systems.
-    Later,
+    /// As `Wide`, but a wide system that ran (narrower) goes right after the best system
+    /// tried rather than first: a round of two keeps the best system's game.
+    Beside,
 }
 
 impl WideFirst {
     /// The width below which a wide system's widest beam puts it first in a round of width
-    /// `w`, where `wide` beams are wide and some system ran one or not (`wide_ran`).
-    pub fn below(self, w: usize, wide: usize, wide_ran: bool) -> usize {
+    /// `w`, where `wide` beams are wide.
+    pub fn below(self, w: usize, wide: usize) -> usize {
         match self {
             WideFirst::Never => 1,
-            WideFirst::Wide => wide,
+            WideFirst::Wide | WideFirst::Beside => wide,
             WideFirst::Round => w,
-            WideFirst::Later if wide_ran => wide,
-            WideFirst::Later => 1,
         }
     }
 }

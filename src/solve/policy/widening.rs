@@ -164,14 +164,32 @@ pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
 /// Moves the systems of `first` whose widest beam (their `record` width) is narrower than
 /// `below` to the front of `rank`, in the order of `first`, the others keeping theirs: what a
 /// wide round runs first ([`crate::solve::SearchOptions::wide_systems`]; `below` is 1 for the
-/// systems that never ran).
-pub fn wide_first(rank: &mut Vec<usize>, first: &[usize], record: &[(usize, u64)], below: usize) {
-    let front: Vec<usize> = first
+/// systems that never ran). With `beside`, those that ran go right after the best system tried
+/// instead (the first of the highest score), so that a round of two keeps the best system's
+/// game; those that never ran still go to the front.
+pub fn wide_first(
+    rank: &mut Vec<usize>,
+    first: &[usize],
+    record: &[(usize, u64)],
+    below: usize,
+    beside: bool,
+) {
+    let width = |s: usize| record.get(s).map_or(0, |r| r.0);
+    let (front, ran): (Vec<usize>, Vec<usize>) = first
         .iter()
         .copied()
-        .filter(|&s| rank.contains(&s) && record.get(s).is_some_and(|r| r.0 < below))
-        .collect();
-    rank.retain(|s| !front.contains(s));
+        .filter(|&s| rank.contains(&s) && width(s) < below)
+        .partition(|&s| !beside || width(s) == 0);
+    rank.retain(|s| !front.contains(s) && !ran.contains(s));
+    let best = rank
+        .iter()
+        .copied()
+        .filter(|&s| width(s) > 0)
+        .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)));
+    let at = best
+        .and_then(|b| rank.iter().position(|&s| s == b))
+        .map_or(0, |i| i + 1);
+    rank.splice(at..at, ran);
     rank.splice(0..0, front);
 }
 

@@ -15,7 +15,7 @@
 use super::{Ctx, Phase, Proposal, SeedState, Start};
 use crate::solve::policy::widening::{rank_systems, wide_first};
 use crate::solve::policy::{RoundKind, Task};
-use crate::solve::SearchOptions;
+use crate::solve::{SearchOptions, WideFirst};
 
 impl SeedState {
     /// The systems in the order a round of width `w` takes them ([`rank_systems`]): systems to
@@ -32,14 +32,10 @@ impl SeedState {
         };
         let mut rank = rank_systems(&self.widening.record[..n], &retry);
         if w >= o.wide && whole {
-            let wide_ran = self.widening.record[..n].iter().any(|r| r.0 >= o.wide);
-            let below = o.wide_systems_first.below(w, o.wide, wide_ran);
-            wide_first(
-                &mut rank,
-                &self.setup.wide_first,
-                &self.widening.record,
-                below,
-            );
+            let first = o.wide_systems_first;
+            let (below, beside) = (first.below(w, o.wide), first == WideFirst::Beside);
+            let record = &self.widening.record[..n];
+            wide_first(&mut rank, &self.setup.wide_first, record, below, beside);
         }
         rank
     }

@@ -331,26 +331,33 @@ fn rank_and_widen_rules() {
     let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
     let mut rank = rank_systems(&record, &[]);
     assert_eq!(rank, vec![1, 3, 4, 0, 2]);
-    wide_first(&mut rank, &[4, 2, 3], &record, 1);
+    wide_first(&mut rank, &[4, 2, 3], &record, 1, false);
     assert_eq!(rank, vec![4, 3, 1, 0, 2]);
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[], &record, 1);
+    wide_first(&mut rank, &[], &record, 1, false);
     assert_eq!(rank, vec![1, 3, 4, 0, 2]);
     // A wide system that ran only narrower beams than `below` goes first too (system 2 ran at
     // width 16); one that ran as wide keeps its rank.
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[2, 0], &record, 64);
+    wide_first(&mut rank, &[2, 0], &record, 64, false);
     assert_eq!(rank, vec![2, 0, 1, 3, 4]);
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[2, 0], &record, 16);
+    wide_first(&mut rank, &[2, 0], &record, 16, false);
     assert_eq!(rank, vec![0, 1, 3, 4, 2]);
-    for ran in [false, true] {
-        assert_eq!(WideFirst::Never.below(256, 64, ran), 1);
-        assert_eq!(WideFirst::Wide.below(256, 64, ran), 64);
-        assert_eq!(WideFirst::Round.below(256, 64, ran), 256);
-    }
-    assert_eq!(WideFirst::Later.below(256, 64, false), 1);
-    assert_eq!(WideFirst::Later.below(256, 64, true), 64);
+    assert_eq!(WideFirst::Never.below(256, 64), 1);
+    assert_eq!(WideFirst::Wide.below(256, 64), 64);
+    assert_eq!(WideFirst::Beside.below(256, 64), 64);
+    assert_eq!(WideFirst::Round.below(256, 64), 256);
+    // Beside: a wide system that ran narrow goes right after the best system tried (system 2,
+    // the highest score), one that never ran still first.
+    let mut rank = rank_systems(&record, &[]);
+    wide_first(&mut rank, &[0, 3], &record, 64, true);
+    assert_eq!(rank, vec![3, 1, 4, 2, 0]);
+    // With no system tried, at the front.
+    let untried = [(0, 0), (0, 0), (1, 0)];
+    let mut rank = rank_systems(&untried, &[]);
+    wide_first(&mut rank, &[2], &untried, 64, true);
+    assert_eq!(rank[0], 2);
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
         assert!(widens(5.0, true, true, at_width, 8));
