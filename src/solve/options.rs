@@ -299,13 +299,15 @@ pub struct SearchOptions {
     /// and in total (docs/tuning.md). Empty: the systems' order.
     pub wide_systems: Vec<String>,
     /// Which of [`Self::wide_systems`] a wide round runs first: those that never ran
-    /// (`never`), those that never ran a beam of [`Self::wide`] or wider (`wide`, the default),
-    /// or those that never ran a beam as wide as the round's (`round`). A narrow beam of `pairs`
-    /// ranks it by a game that says little of its wide ones: on problem 20 its width-4 game
-    /// scored below `low`'s and `fill`'s, so no wide round ran it, where its width-1024 games
-    /// outscore theirs by hundreds of points. On the work clock at 10 s, `wide` against `never`:
-    /// the official problems 914,172 -> 916,832 (20: 12,950 -> 13,740), the sets F34, WL and
-    /// held-out +0, +14,327 and +594; `round` scored about as much (docs/tuning.md).
+    /// (`never`), those that never ran a beam of [`Self::wide`] or wider (`wide`), the same
+    /// but those that ran narrow right after the best system tried rather than first (`beside`,
+    /// the default), or those that never ran a beam as wide as the round's (`round`). A narrow
+    /// beam of `pairs` ranks it by a game that says little of its wide ones: on problem 20 its
+    /// width-4 game scored below `low`'s and `fill`'s, so no wide round ran it, where its
+    /// width-1024 games outscore theirs by hundreds of points. Put first, it pushed the best
+    /// system out of a round of two (problem 14 at 3 s on the real clock: 114,688 -> 110,630).
+    /// On the work clock at 10 s, `beside` against `never`: the official problems 914,172 ->
+    /// 917,070, the sets WL, F34 and held-out +21,407, +0 and +610 (docs/tuning.md).
     pub wide_systems_first: WideFirst,
 }
 
