@@ -299,15 +299,16 @@ pub struct SearchOptions {
     /// and in total (docs/tuning.md). Empty: the systems' order.
     pub wide_systems: Vec<String>,
     /// Which of [`Self::wide_systems`] a wide round runs first: those that never ran
-    /// (`never`), those that never ran a beam of [`Self::wide`] or wider (`wide`), the same
-    /// but those that ran narrow right after the best system tried rather than first (`beside`,
-    /// the default), or those that never ran a beam as wide as the round's (`round`). A narrow
+    /// (`never`, the default), those that never ran a beam of [`Self::wide`] or wider (`wide`),
+    /// the same but those that ran narrow right after the best system tried rather than first
+    /// (`beside`), or those that never ran a beam as wide as the round's (`round`). A narrow
     /// beam of `pairs` ranks it by a game that says little of its wide ones: on problem 20 its
     /// width-4 game scored below `low`'s and `fill`'s, so no wide round ran it, where its
-    /// width-1024 games outscore theirs by hundreds of points. Put first, it pushed the best
-    /// system out of a round of two (problem 14 at 3 s on the real clock: 114,688 -> 110,630).
-    /// On the work clock at 10 s, `beside` against `never`: the official problems 914,172 ->
-    /// 917,070, the sets WL, F34 and held-out +21,407, +0 and +610 (docs/tuning.md).
+    /// width-1024 games outscore theirs by hundreds of points. On the work clock at 10 s,
+    /// `beside` against `never`: the official problems 914,172 -> 917,070, the sets WL, F34
+    /// and held-out +21,407, +0 and +610; but on the real clock at 10 s its width-256 game of
+    /// `pairs` took `fill`'s place on problem 14 (121,138 -> 115,602), so `never` stays the
+    /// default (docs/tuning.md).
     pub wide_systems_first: WideFirst,
 }
 
