@@ -9,8 +9,8 @@
 //! where a whole game of it at the same width would have scored several per cent more (problem
 //! 3406 of the set F34, docs/tuning.md).
 //!
-//! Also the order in which a round takes the systems that ran: a wide round puts the
-//! `wide_systems` first until they have run wide ([`SeedState::ranked_systems`]).
+//! Also the order in which a round takes the systems: a wide round puts the `wide_systems`
+//! first as `wide_systems_first` says ([`SeedState::ranked_systems`]).
 
 use super::{Ctx, Phase, Proposal, SeedState, Start};
 use crate::solve::policy::widening::{rank_systems, wide_first};
