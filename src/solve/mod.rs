@@ -24,7 +24,7 @@ pub mod tune;
 mod types;
 
 pub use budget::{Budget, STEP_BYTES};
-pub use options::{SearchOptions, WideFirst};
+pub use options::{SearchOptions, WideFirst, WideRule};
 pub use types::{
     survival_flags, Prepared, ProblemResult, Progress, SeedResult, Silent, SolveConfig,
     DEFAULT_MEMORY,

@@ -301,7 +301,9 @@ pub struct SearchOptions {
     /// Which of [`Self::wide_systems`] a wide round runs first: those that never ran
     /// (`never`, the default), those that never ran a beam of [`Self::wide`] or wider (`wide`),
     /// the same but those that ran narrow right after the best system tried rather than first
-    /// (`beside`), or those that never ran a beam as wide as the round's (`round`). A narrow
+    /// (`beside`), `beside` only for those whose narrow games scored within
+    /// [`Self::wide_systems_margin`] of the best system's or died (`near`), or those that never
+    /// ran a beam as wide as the round's (`round`). A narrow
     /// beam of `pairs` ranks it by a game that says little of its wide ones: on problem 20 its
     /// width-4 game scored below `low`'s and `fill`'s, so no wide round ran it, where its
     /// width-1024 games outscore theirs by hundreds of points. On the work clock at 10 s,
@@ -310,6 +312,13 @@ pub struct SearchOptions {
     /// `pairs` took `fill`'s place on problem 14 (121,138 -> 115,602), so `never` stays the
     /// default (docs/tuning.md).
     pub wide_systems_first: WideFirst,
+    /// With `wide_systems_first` `near`: how far below the best system's score, as a fraction
+    /// of it, a wide system's narrow game may lie and still give it a place in the wide rounds
+    /// (its games all died: whatever it scored). Within it, systems differ by less than one
+    /// system's games at two widths do (on problem 20, `pairs` 1.1 % below the best, where
+    /// `low` scored 0.7 % less at width 64 than at 16); far below (14's `pairs`, 16 % under),
+    /// the narrow game tells.
+    pub wide_systems_margin: f64,
 }
 
 /// Which of the wide systems a wide round runs first
@@ -326,18 +335,40 @@ pub enum WideFirst {
     /// As `Wide`, but a wide system that ran (narrower) goes right after the best system
     /// tried rather than first: a round of two keeps the best system's game.
     Beside,
+    /// As `Beside`, but only those whose best game lies within
+    /// [`SearchOptions::wide_systems_margin`] of the best system's.
+    Near,
 }
 
 impl WideFirst {
-    /// The width below which a wide system's widest beam puts it first in a round of width
-    /// `w`, where `wide` beams are wide.
-    pub fn below(self, w: usize, wide: usize) -> usize {
-        match self {
+    /// The rule of a round of width `w`, where `wide` beams are wide and `margin` is
+    /// [`SearchOptions::wide_systems_margin`].
+    pub fn rule(self, w: usize, wide: usize, margin: f64) -> WideRule {
+        let below = match self {
             WideFirst::Never => 1,
-            WideFirst::Wide | WideFirst::Beside => wide,
+            WideFirst::Wide | WideFirst::Beside | WideFirst::Near => wide,
             WideFirst::Round => w,
+        };
+        WideRule {
+            below,
+            beside: matches!(self, WideFirst::Beside | WideFirst::Near),
+            margin: if self == WideFirst::Near { margin } else { 1.0 },
         }
     }
+}
+
+/// Which wide systems a wide round runs first, and where ([`crate::solve::policy::wide_first`]), as
+/// [`WideFirst::rule`] derives it from the search's options.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WideRule {
+    /// A wide system whose widest beam is narrower than this moves (1: only those that never
+    /// ran).
+    pub below: usize,
+    /// Whether one that ran goes right after the best system tried rather than first.
+    pub beside: bool,
+    /// How far below the best system's score (a fraction of it) the best game of one that ran
+    /// may lie and still move: 1 moves it whatever it scored.
+    pub margin: f64,
 }
 
 /// The knobs of a run by attempts (see [`super::budget::Preset::attempts`]).

@@ -3,6 +3,7 @@
 //! ([`rank_systems`]), and where a neighbourhood cuts the best game ([`cut_of`]).
 
 use super::GameId;
+use crate::solve::WideRule;
 
 /// A seed's beams: how wide they are and what the rounds at each width gave.
 #[derive(Clone, Debug)]
@@ -161,25 +162,39 @@ pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
     rank
 }
 
-/// Moves the systems of `first` whose widest beam (their `record` width) is narrower than
-/// `below` to the front of `rank`, in the order of `first`, the others keeping theirs: what a
-/// wide round runs first ([`crate::solve::SearchOptions::wide_systems`]; `below` is 1 for the
-/// systems that never ran). With `beside`, those that ran go right after the best system tried
-/// instead (the first of the highest score), so that a round of two keeps the best system's
-/// game; those that never ran still go to the front.
+/// Moves the systems of `first` whose widest beam (their `record` width) is narrower than the
+/// rule's `below` to the front of `rank`, in the order of `first`, the others keeping theirs:
+/// what a wide round runs first ([`crate::solve::SearchOptions::wide_systems`]). With `beside`,
+/// those that ran go right after the best system tried instead (the first of the highest
+/// score), so that a round of two keeps the best system's game; those that never ran still go
+/// to the front. One that ran moves only while its best game lies within `margin` of the best
+/// system's, or none of its games `lasted` the whole source: a narrow game that scored about as
+/// well says little of the system's wide ones, one far below does, but not one that died (its
+/// score counts only the units it lasted).
 pub fn wide_first(
     rank: &mut Vec<usize>,
     first: &[usize],
     record: &[(usize, u64)],
-    below: usize,
-    beside: bool,
+    lasted: &[bool],
+    rule: WideRule,
 ) {
     let width = |s: usize| record.get(s).map_or(0, |r| r.0);
+    let top = record
+        .iter()
+        .filter(|r| r.0 > 0)
+        .map(|r| r.1)
+        .max()
+        .unwrap_or(0);
+    let near = |s: usize| {
+        width(s) == 0
+            || !lasted.get(s).copied().unwrap_or(false)
+            || record[s].1 as f64 >= (1.0 - rule.margin) * top as f64
+    };
     let (front, ran): (Vec<usize>, Vec<usize>) = first
         .iter()
         .copied()
-        .filter(|&s| rank.contains(&s) && width(s) < below)
-        .partition(|&s| !beside || width(s) == 0);
+        .filter(|&s| rank.contains(&s) && width(s) < rule.below && near(s))
+        .partition(|&s| !rule.beside || width(s) == 0);
     rank.retain(|s| !front.contains(s) && !ran.contains(s));
     let best = rank
         .iter()

@@ -15,7 +15,7 @@
 use super::{Ctx, Phase, Proposal, SeedState, Start};
 use crate::solve::policy::widening::{rank_systems, wide_first};
 use crate::solve::policy::{RoundKind, Task};
-use crate::solve::{SearchOptions, WideFirst};
+use crate::solve::SearchOptions;
 
 impl SeedState {
     /// The systems in the order a round of width `w` takes them ([`rank_systems`]): systems to
@@ -32,10 +32,10 @@ impl SeedState {
         };
         let mut rank = rank_systems(&self.widening.record[..n], &retry);
         if w >= o.wide && whole {
-            let first = o.wide_systems_first;
-            let (below, beside) = (first.below(w, o.wide), first == WideFirst::Beside);
+            let rule = o.wide_systems_first.rule(w, o.wide, o.wide_systems_margin);
             let record = &self.widening.record[..n];
-            wide_first(&mut rank, &self.setup.wide_first, record, below, beside);
+            let lasted = &self.widening.lasted_whole[..n];
+            wide_first(&mut rank, &self.setup.wide_first, record, lasted, rule);
         }
         rank
     }

@@ -3,7 +3,7 @@
 //! the exhaustive search.
 
 use super::*;
-use crate::solve::WideFirst;
+use crate::solve::{WideFirst, WideRule};
 
 /// Every seed gets its quick answer, then its greedy spelling, before any seed gets more.
 #[test]
@@ -331,32 +331,113 @@ fn rank_and_widen_rules() {
     let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
     let mut rank = rank_systems(&record, &[]);
     assert_eq!(rank, vec![1, 3, 4, 0, 2]);
-    wide_first(&mut rank, &[4, 2, 3], &record, 1, false);
+    wide_first(
+        &mut rank,
+        &[4, 2, 3],
+        &record,
+        &[true; 5],
+        WideRule {
+            below: 1,
+            beside: false,
+            margin: 1.0,
+        },
+    );
     assert_eq!(rank, vec![4, 3, 1, 0, 2]);
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[], &record, 1, false);
+    wide_first(
+        &mut rank,
+        &[],
+        &record,
+        &[true; 5],
+        WideRule {
+            below: 1,
+            beside: false,
+            margin: 1.0,
+        },
+    );
     assert_eq!(rank, vec![1, 3, 4, 0, 2]);
     // A wide system that ran only narrower beams than `below` goes first too (system 2 ran at
     // width 16); one that ran as wide keeps its rank.
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[2, 0], &record, 64, false);
+    wide_first(
+        &mut rank,
+        &[2, 0],
+        &record,
+        &[true; 5],
+        WideRule {
+            below: 64,
+            beside: false,
+            margin: 1.0,
+        },
+    );
     assert_eq!(rank, vec![2, 0, 1, 3, 4]);
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[2, 0], &record, 16, false);
+    wide_first(
+        &mut rank,
+        &[2, 0],
+        &record,
+        &[true; 5],
+        WideRule {
+            below: 16,
+            beside: false,
+            margin: 1.0,
+        },
+    );
     assert_eq!(rank, vec![0, 1, 3, 4, 2]);
-    assert_eq!(WideFirst::Never.below(256, 64), 1);
-    assert_eq!(WideFirst::Wide.below(256, 64), 64);
-    assert_eq!(WideFirst::Beside.below(256, 64), 64);
-    assert_eq!(WideFirst::Round.below(256, 64), 256);
+    assert_eq!(WideFirst::Never.rule(256, 64, 0.5).below, 1);
+    assert_eq!(WideFirst::Wide.rule(256, 64, 0.5).below, 64);
+    assert_eq!(WideFirst::Beside.rule(256, 64, 0.5).below, 64);
+    assert_eq!(WideFirst::Round.rule(256, 64, 0.5).below, 256);
     // Beside: a wide system that ran narrow goes right after the best system tried (system 2,
     // the highest score), one that never ran still first.
     let mut rank = rank_systems(&record, &[]);
-    wide_first(&mut rank, &[0, 3], &record, 64, true);
+    wide_first(
+        &mut rank,
+        &[0, 3],
+        &record,
+        &[true; 5],
+        WideRule {
+            below: 64,
+            beside: true,
+            margin: 1.0,
+        },
+    );
     assert_eq!(rank, vec![3, 1, 4, 2, 0]);
+    // Near: a wide system that ran narrow moves beside the best only while its score lies
+    // within the margin of the best's (system 0 scored 100 against system 2's 200); one that
+    // never ran moves whatever the margin.
+    let near = |margin: f64| WideRule {
+        below: 64,
+        beside: true,
+        margin,
+    };
+    for (margin, want) in [(0.5, vec![3, 1, 4, 2, 0]), (0.49, vec![3, 1, 4, 0, 2])] {
+        let mut rank = rank_systems(&record, &[]);
+        wide_first(&mut rank, &[0, 3], &record, &[true; 5], near(margin));
+        assert_eq!(rank, want, "margin {margin}");
+    }
+    // One whose games all died moves whatever it scored: its score counts only the units it
+    // lasted.
+    let mut rank = rank_systems(&record, &[]);
+    let lasted = [false, true, true, true, true];
+    wide_first(&mut rank, &[0, 3], &record, &lasted, near(0.01));
+    assert_eq!(rank, vec![3, 1, 4, 2, 0]);
+    assert_eq!(WideFirst::Near.rule(256, 64, 0.02), near(0.02));
+    assert_eq!(WideFirst::Beside.rule(256, 64, 0.02).margin, 1.0);
     // With no system tried, at the front.
     let untried = [(0, 0), (0, 0), (1, 0)];
     let mut rank = rank_systems(&untried, &[]);
-    wide_first(&mut rank, &[2], &untried, 64, true);
+    wide_first(
+        &mut rank,
+        &[2],
+        &untried,
+        &[true; 3],
+        WideRule {
+            below: 64,
+            beside: true,
+            margin: 1.0,
+        },
+    );
     assert_eq!(rank[0], 2);
     for at_width in 0..8 {
         assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
