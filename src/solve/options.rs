@@ -299,18 +299,17 @@ pub struct SearchOptions {
     /// and in total (docs/tuning.md). Empty: the systems' order.
     pub wide_systems: Vec<String>,
     /// Which of [`Self::wide_systems`] a wide round runs first: those that never ran
-    /// (`never`, the default), those that never ran a beam of [`Self::wide`] or wider (`wide`),
-    /// the same but those that ran narrow right after the best system tried rather than first
-    /// (`beside`), `beside` only for those whose narrow games scored within
-    /// [`Self::wide_systems_margin`] of the best system's or died (`near`), or those that never
-    /// ran a beam as wide as the round's (`round`). A narrow
-    /// beam of `pairs` ranks it by a game that says little of its wide ones: on problem 20 its
-    /// width-4 game scored below `low`'s and `fill`'s, so no wide round ran it, where its
-    /// width-1024 games outscore theirs by hundreds of points. On the work clock at 10 s,
-    /// `beside` against `never`: the official problems 914,172 -> 917,070, the sets WL, F34
-    /// and held-out +21,407, +0 and +610; but on the real clock at 10 s its width-256 game of
-    /// `pairs` took `fill`'s place on problem 14 (121,138 -> 115,602), so `never` stays the
-    /// default (docs/tuning.md).
+    /// (`never`), those that never ran a beam of [`Self::wide`] or wider (`wide`), the same but
+    /// those that ran narrow right after the best system tried rather than first (`beside`),
+    /// `beside` only for those whose narrow games scored within [`Self::wide_systems_margin`]
+    /// of the best system's or all died (`near`, the default), or those that never ran a beam
+    /// as wide as the round's (`round`). A narrow beam of `pairs` may rank it by a game that
+    /// says little of its wide ones: on problem 20 its width-4 game scored 1.1 % below `low`'s
+    /// width-16 one, so no wide round ran it, where its width-1024 games outscore theirs by
+    /// hundreds of points. `beside` gave it a wide game everywhere, but on the real clock at
+    /// 10 s its width-256 game of `pairs` took `fill`'s place on problem 14 (121,138 ->
+    /// 115,602), where `pairs`' narrow game lay 16 % below the best. `near` runs it on 20 (the
+    /// real clock at 10 s: 13,088 -> 13,578) and leaves 14 as `never` did (docs/tuning.md).
     pub wide_systems_first: WideFirst,
     /// With `wide_systems_first` `near`: how far below the best system's score, as a fraction
     /// of it, a wide system's narrow game may lie and still give it a place in the wide rounds
@@ -326,7 +325,7 @@ pub struct SearchOptions {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WideFirst {
-    /// Those that never ran.
+    /// Those that never ran (the default before `Near`).
     Never,
     /// Those that never ran a wide beam ([`SearchOptions::wide`]).
     Wide,
@@ -336,7 +335,8 @@ pub enum WideFirst {
     /// tried rather than first: a round of two keeps the best system's game.
     Beside,
     /// As `Beside`, but only those whose best game lies within
-    /// [`SearchOptions::wide_systems_margin`] of the best system's.
+    /// [`SearchOptions::wide_systems_margin`] of the best system's, or whose games all died
+    /// (the default).
     Near,
 }
 
