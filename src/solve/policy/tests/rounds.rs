@@ -326,6 +326,21 @@ fn rank_and_widen_rules() {
         ),
         vec![2, 1, 3, 0]
     );
+    for at_width in 0..8 {
+        assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
+        assert!(widens(5.0, true, true, at_width, 8));
+        assert!(widens(0.0, false, false, at_width, 8));
+    }
+    assert!(widens(0.0, true, true, 8, 8));
+    assert!(!widens(0.0, true, false, 8, 8));
+    assert!(polish_goes_first(true, 10.0, 0.0));
+    assert!(!polish_goes_first(true, 10.0, 20.0));
+    assert!(!polish_goes_first(false, 10.0, 0.0));
+}
+
+/// A wide round runs the wide systems first as its rule says ([`wide_first`]).
+#[test]
+fn wide_first_rules() {
     // A wide round runs the wide systems never run first, in their order; one that ran keeps
     // its rank.
     let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
@@ -439,16 +454,6 @@ fn rank_and_widen_rules() {
         },
     );
     assert_eq!(rank[0], 2);
-    for at_width in 0..8 {
-        assert!(!widens(0.0, true, true, at_width, 8), "{at_width}");
-        assert!(widens(5.0, true, true, at_width, 8));
-        assert!(widens(0.0, false, false, at_width, 8));
-    }
-    assert!(widens(0.0, true, true, 8, 8));
-    assert!(!widens(0.0, true, false, 8, 8));
-    assert!(polish_goes_first(true, 10.0, 0.0));
-    assert!(!polish_goes_first(true, 10.0, 20.0));
-    assert!(!polish_goes_first(false, 10.0, 0.0));
 }
 
 /// The planning cost per unit of width follows the widest whole game measured: a narrow plan's
