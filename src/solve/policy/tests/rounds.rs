@@ -341,119 +341,63 @@ fn rank_and_widen_rules() {
 /// A wide round runs the wide systems first as its rule says ([`wide_first`]).
 #[test]
 fn wide_first_rules() {
+    let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
+    // The rank after `wide_first` of the systems of `first`, each system's games lasting the
+    // whole source where `lasted` says so.
+    let ranked = |record: &[(usize, u64)], first: &[usize], lasted: &[bool], rule: WideRule| {
+        let mut rank = rank_systems(record, &[]);
+        wide_first(&mut rank, first, record, lasted, rule);
+        rank
+    };
+    let rule = |below: usize, beside: bool, margin: f64| WideRule {
+        below,
+        beside,
+        margin,
+    };
+    let all = [true; 5];
+    assert_eq!(rank_systems(&record, &[]), vec![1, 3, 4, 0, 2]);
     // A wide round runs the wide systems never run first, in their order; one that ran keeps
     // its rank.
-    let record = [(1, 100), (0, 0), (16, 200), (0, 0), (0, 0)];
-    let mut rank = rank_systems(&record, &[]);
-    assert_eq!(rank, vec![1, 3, 4, 0, 2]);
-    wide_first(
-        &mut rank,
-        &[4, 2, 3],
-        &record,
-        &[true; 5],
-        WideRule {
-            below: 1,
-            beside: false,
-            margin: 1.0,
-        },
+    let never = rule(1, false, 1.0);
+    assert_eq!(
+        ranked(&record, &[4, 2, 3], &all, never),
+        vec![4, 3, 1, 0, 2]
     );
-    assert_eq!(rank, vec![4, 3, 1, 0, 2]);
-    let mut rank = rank_systems(&record, &[]);
-    wide_first(
-        &mut rank,
-        &[],
-        &record,
-        &[true; 5],
-        WideRule {
-            below: 1,
-            beside: false,
-            margin: 1.0,
-        },
-    );
-    assert_eq!(rank, vec![1, 3, 4, 0, 2]);
+    assert_eq!(ranked(&record, &[], &all, never), vec![1, 3, 4, 0, 2]);
     // A wide system that ran only narrower beams than `below` goes first too (system 2 ran at
     // width 16); one that ran as wide keeps its rank.
-    let mut rank = rank_systems(&record, &[]);
-    wide_first(
-        &mut rank,
-        &[2, 0],
-        &record,
-        &[true; 5],
-        WideRule {
-            below: 64,
-            beside: false,
-            margin: 1.0,
-        },
-    );
-    assert_eq!(rank, vec![2, 0, 1, 3, 4]);
-    let mut rank = rank_systems(&record, &[]);
-    wide_first(
-        &mut rank,
-        &[2, 0],
-        &record,
-        &[true; 5],
-        WideRule {
-            below: 16,
-            beside: false,
-            margin: 1.0,
-        },
-    );
-    assert_eq!(rank, vec![0, 1, 3, 4, 2]);
+    let wide = ranked(&record, &[2, 0], &all, rule(64, false, 1.0));
+    assert_eq!(wide, vec![2, 0, 1, 3, 4]);
+    let narrow = ranked(&record, &[2, 0], &all, rule(16, false, 1.0));
+    assert_eq!(narrow, vec![0, 1, 3, 4, 2]);
     assert_eq!(WideFirst::Never.rule(256, 64, 0.5).below, 1);
     assert_eq!(WideFirst::Wide.rule(256, 64, 0.5).below, 64);
     assert_eq!(WideFirst::Beside.rule(256, 64, 0.5).below, 64);
     assert_eq!(WideFirst::Round.rule(256, 64, 0.5).below, 256);
     // Beside: a wide system that ran narrow goes right after the best system tried (system 2,
     // the highest score), one that never ran still first.
-    let mut rank = rank_systems(&record, &[]);
-    wide_first(
-        &mut rank,
-        &[0, 3],
-        &record,
-        &[true; 5],
-        WideRule {
-            below: 64,
-            beside: true,
-            margin: 1.0,
-        },
-    );
-    assert_eq!(rank, vec![3, 1, 4, 2, 0]);
+    let beside = ranked(&record, &[0, 3], &all, rule(64, true, 1.0));
+    assert_eq!(beside, vec![3, 1, 4, 2, 0]);
     // Near: a wide system that ran narrow moves beside the best only while its score lies
     // within the margin of the best's (system 0 scored 100 against system 2's 200); one that
     // never ran moves whatever the margin.
-    let near = |margin: f64| WideRule {
-        below: 64,
-        beside: true,
-        margin,
-    };
     for (margin, want) in [(0.5, vec![3, 1, 4, 2, 0]), (0.49, vec![3, 1, 4, 0, 2])] {
-        let mut rank = rank_systems(&record, &[]);
-        wide_first(&mut rank, &[0, 3], &record, &[true; 5], near(margin));
-        assert_eq!(rank, want, "margin {margin}");
+        let near = ranked(&record, &[0, 3], &all, rule(64, true, margin));
+        assert_eq!(near, want, "margin {margin}");
     }
     // One whose games all died moves whatever it scored: its score counts only the units it
     // lasted.
-    let mut rank = rank_systems(&record, &[]);
     let lasted = [false, true, true, true, true];
-    wide_first(&mut rank, &[0, 3], &record, &lasted, near(0.01));
-    assert_eq!(rank, vec![3, 1, 4, 2, 0]);
-    assert_eq!(WideFirst::Near.rule(256, 64, 0.02), near(0.02));
+    let died = ranked(&record, &[0, 3], &lasted, rule(64, true, 0.01));
+    assert_eq!(died, vec![3, 1, 4, 2, 0]);
+    assert_eq!(WideFirst::Near.rule(256, 64, 0.02), rule(64, true, 0.02));
     assert_eq!(WideFirst::Beside.rule(256, 64, 0.02).margin, 1.0);
     // With no system tried, at the front.
     let untried = [(0, 0), (0, 0), (1, 0)];
-    let mut rank = rank_systems(&untried, &[]);
-    wide_first(
-        &mut rank,
-        &[2],
-        &untried,
-        &[true; 3],
-        WideRule {
-            below: 64,
-            beside: true,
-            margin: 1.0,
-        },
+    assert_eq!(
+        ranked(&untried, &[2], &[true; 3], rule(64, true, 1.0))[0],
+        2
     );
-    assert_eq!(rank[0], 2);
 }
 
 /// The planning cost per unit of width follows the widest whole game measured: a narrow plan's
