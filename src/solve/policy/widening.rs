@@ -144,9 +144,7 @@ pub fn widens(widen_rate: f64, whole: bool, cheap: bool, at_width: u32, patience
 pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
     let retries = |s: usize| retry.get(s).copied().unwrap_or(false);
     // The best system tried that is not to try again (the first of the highest score).
-    let best = (0..record.len())
-        .filter(|&s| record[s].0 > 0 && !retries(s))
-        .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)));
+    let best = best_tried(record, (0..record.len()).filter(|&s| !retries(s)));
     let any_retry = (0..record.len()).any(retries);
     let mut rank: Vec<usize> = (0..record.len()).collect();
     rank.sort_by_key(|&s| {
@@ -160,6 +158,14 @@ pub fn rank_systems(record: &[(usize, u64)], retry: &[bool]) -> Vec<usize> {
         (group, width > 1, width > 0, std::cmp::Reverse(score))
     });
     rank
+}
+
+/// The best of `systems` that ran (a `record` width above 0): the highest score, the first of
+/// equals.
+fn best_tried(record: &[(usize, u64)], systems: impl Iterator<Item = usize>) -> Option<usize> {
+    systems
+        .filter(|&s| record.get(s).is_some_and(|r| r.0 > 0))
+        .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)))
 }
 
 /// Moves the systems of `first` whose widest beam (their `record` width) is narrower than the
@@ -179,12 +185,7 @@ pub fn wide_first(
     rule: WideRule,
 ) {
     let width = |s: usize| record.get(s).map_or(0, |r| r.0);
-    let top = record
-        .iter()
-        .filter(|r| r.0 > 0)
-        .map(|r| r.1)
-        .max()
-        .unwrap_or(0);
+    let top = best_tried(record, 0..record.len()).map_or(0, |b| record[b].1);
     let near = |s: usize| {
         width(s) == 0
             || !lasted.get(s).copied().unwrap_or(false)
@@ -196,12 +197,7 @@ pub fn wide_first(
         .filter(|&s| rank.contains(&s) && width(s) < rule.below && near(s))
         .partition(|&s| !rule.beside || width(s) == 0);
     rank.retain(|s| !front.contains(s) && !ran.contains(s));
-    let best = rank
-        .iter()
-        .copied()
-        .filter(|&s| width(s) > 0)
-        .max_by_key(|&s| (record[s].1, std::cmp::Reverse(s)));
-    let at = best
+    let at = best_tried(record, rank.iter().copied())
         .and_then(|b| rank.iter().position(|&s| s == b))
         .map_or(0, |i| i + 1);
     rank.splice(at..at, ran);
