@@ -84,6 +84,10 @@ pub struct SearchOptions {
     /// a polish never loses (the better text is kept), and one lucky polish must not send every
     /// game to the character encoder.
     pub polish_gain_range: [f64; 2],
+    /// The least share of a game's units a polish must spell (those after the units a re-plan
+    /// kept from a polished game) for its gain to teach what polishing a whole game gains:
+    /// its gain is counted over that share, and a small share would magnify its noise.
+    pub polish_learn_share: f64,
     /// A polish is expected to take at least this share of the DP encoder's work on a whole
     /// game, times the character encoder's factor: a game whose spelling was cheap (a short
     /// one, or one cut from another) still costs the character encoder its tables.
@@ -501,6 +505,7 @@ impl SearchOptions {
             ("beam_memory_share", self.beam_memory_share),
             ("greedy_units_left", self.greedy_units_left),
             ("polish_least_share", self.polish_least_share),
+            ("polish_learn_share", self.polish_learn_share),
             ("max_chars_factor", self.max_chars_factor),
             ("clock_least_work", self.clock_least_work),
             ("clock_trusted_work", self.clock_trusted_work),

@@ -495,22 +495,16 @@ impl SeedState {
     fn polish_rate(&self, m: &Model) -> f64 {
         let c = m.costs;
         self.games.polish_candidates(c).next().map_or(0.0, |g| {
-            let rest = self.rest_share(g);
+            let rest = self.games.rest_share(g);
             let gain =
                 g.score as f64 * (1.0 + (c.polish_gain - 1.0) * rest) - self.games.best as f64;
             gain.max(0.0) / self.polish_rest(m, g).max(1e-9)
         })
     }
 
-    /// The share of game `g`'s units no polish has tried yet.
-    fn rest_share(&self, g: &Summary) -> f64 {
-        let from = self.games.polished_to(g.id).min(g.units);
-        (g.units - from) as f64 / g.units.max(1) as f64
-    }
-
     /// The expected work of polishing game `g`'s units no polish has tried yet.
     fn polish_rest(&self, m: &Model, g: &Summary) -> f64 {
-        m.polish_cost(g) * self.rest_share(g)
+        m.polish_cost(g) * self.games.rest_share(g)
     }
 
     /// The widest beam the seed may use.

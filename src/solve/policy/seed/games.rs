@@ -64,16 +64,31 @@ impl Games {
             g.spelling == Mode::Dp
                 && g.units > 0
                 && !self.polished.contains(&g.id)
-                && g.score as f64 * c.polish_gain >= self.best as f64
+                && g.score as f64 * (1.0 + (c.polish_gain - 1.0) * self.rest_share(g))
+                    >= self.best as f64
         })
     }
 
-    /// The units of game `id` a polish was tried on, from its first (0: none).
+    /// The units of game `id` a polish was tried on, from its first (0: none); all of them
+    /// where its text is the character encoder's (a polished game, a stored one).
     pub fn polished_to(&self, id: GameId) -> usize {
+        if let Some(g) = self
+            .kept
+            .iter()
+            .find(|g| g.id == id && g.spelling == Mode::Chars)
+        {
+            return g.units;
+        }
         self.polished_to
             .iter()
             .find(|&&(g, _)| g == id)
             .map_or(0, |&(_, to)| to)
+    }
+
+    /// The share of game `g`'s units no polish has tried yet.
+    pub(super) fn rest_share(&self, g: &Summary) -> f64 {
+        let from = self.polished_to(g.id).min(g.units);
+        (g.units - from) as f64 / g.units.max(1) as f64
     }
 
     /// Whether the best game the run planned (not a stored one) is polished, or there is none:

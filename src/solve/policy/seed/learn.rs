@@ -218,9 +218,14 @@ impl SeedState {
         match spelt {
             Some(s) => {
                 c.learn_chars(r.spell_work / dp_work * c.encode, o);
-                if from == 0 && to.is_none() && g.score > 0 {
+                // What a polish of a whole game would gain, from one of its units `from..`
+                // (a re-plan's units kept from a polished game are the character encoder's
+                // already): the gain over the share polished, where that share says enough.
+                let share = g.units.saturating_sub(from) as f64 / g.units.max(1) as f64;
+                if to.is_none() && g.score > 0 && share >= o.polish_learn_share {
                     let [least, most] = o.polish_gain_range;
-                    c.polish_gain = (s.score as f64 / g.score as f64).clamp(least, most);
+                    let gain = 1.0 + (s.score as f64 / g.score as f64 - 1.0) / share;
+                    c.polish_gain = gain.clamp(least, most);
                 }
                 if to.is_none() {
                     if s.score > g.score {
@@ -314,7 +319,8 @@ impl SeedState {
                 unvalued.push(g.id);
             }
             // A re-plan keeps the text of the units it keeps, polished where its base's
-            // were: a polish of it goes on from there.
+            // were (all of them where the base's text is the character encoder's): a polish
+            // of it goes on from there.
             if let Some((base, kept)) = a.base {
                 let polished = self.games.polished_to(base).min(kept);
                 if polished > 0 {
@@ -551,5 +557,102 @@ mod tests {
             let whole = dying.games.whole(1000);
             assert!(dying.widening.retries(whole).iter().all(|&r| !r));
         }
+    }
+
+    /// A polish round of game `game` from unit `from` to its end, reported at `score`.
+    fn polish(s: &mut super::SeedState, o: &SearchOptions, game: GameId, from: usize, score: u64) {
+        let round = Round {
+            seed: 0,
+            tasks: vec![Task::Polish {
+                game,
+                from,
+                to: None,
+            }],
+            width: 1,
+            kind: RoundKind::Fresh,
+            cost: Cost {
+                plan: 0.0,
+                spell: 0.1,
+            },
+            horizon: None,
+            fixed: None,
+        };
+        s.start(&round);
+        let g = s.games.kept.iter().find(|g| g.id == game).unwrap().clone();
+        let report = Report {
+            outcome: Outcome::Spelt(Summary {
+                score,
+                spelling: Mode::Chars,
+                ..g
+            }),
+            plan_work: 0.0,
+            plans: 0,
+            spell_work: 0.1,
+            plan_seconds: 0.0,
+            spell_seconds: 0.1,
+        };
+        s.report(o, &round, &[report]);
+    }
+
+    /// Regression (issue 71, problem 18): a re-plan keeps the text of the units it keeps, so
+    /// where its base's text is the character encoder's, a polish of it spells only the units
+    /// after them; what the polish gains teaches what polishing gains over that share of the
+    /// game (a re-plan of the last 16 % of a polished game gained 0.8 % of its score and taught
+    /// that as a whole polish's gain, so a re-plan of its last 68 % was never polished). A share
+    /// below `polish_learn_share` teaches nothing.
+    #[test]
+    fn a_replan_of_a_polished_game_is_polished_from_its_cut() {
+        let o = SearchOptions::default();
+        let mut s = dying_seed(1);
+        s.games.kept.clear();
+        play(&mut s, &o, 1, &[(1, 1, 100_000)]);
+        let base = GameId::Planned(1);
+        polish(&mut s, &o, base, 0, 104_000);
+        assert_eq!(s.games.kept[0].spelling, Mode::Chars);
+        assert_eq!(s.games.polished_to(base), 1000);
+        let gain = |s: &super::SeedState| s.costs.as_ref().unwrap().polish_gain;
+        assert!((gain(&s) - 1.04).abs() < 1e-9, "{}", gain(&s));
+        // A re-plan of its last 400 units: its first 600 are the character encoder's.
+        play_lasting_from(&mut s, &o, 1, Some(600), &[(2, 1, 103_000, 1000)]);
+        let replan = GameId::Planned(2);
+        let g = s
+            .games
+            .kept
+            .iter()
+            .find(|g| g.id == replan)
+            .unwrap()
+            .clone();
+        assert_eq!(s.games.polished_to(replan), 600);
+        assert!((s.games.rest_share(&g) - 0.4).abs() < 1e-9);
+        // It promises 103,000 x (1 + 0.04 x 0.4) = 104,648, more than the best.
+        assert_eq!(
+            s.games.polish_candidates(s.costs.as_ref().unwrap()).next(),
+            Some(&g)
+        );
+        // So a tail polishes its rest, though the best game is polished already.
+        let preset = clock().1;
+        let ctx = Ctx {
+            o: &o,
+            preset: &preset,
+        };
+        let tail = s.tail(ctx, 10.0).expect("a tail fits");
+        let parts: Vec<_> = tail
+            .tasks
+            .iter()
+            .map(|t| match *t {
+                Task::Polish { game, from, to } => (game, from, to),
+                _ => panic!("{tail:?}"),
+            })
+            .collect();
+        assert_eq!(parts, [(replan, 600, Some(800)), (replan, 800, Some(1000))]);
+        polish(&mut s, &o, replan, 600, 104_236);
+        // 1 + (104,236 / 103,000 - 1) / 0.4 = 1.03.
+        assert!((gain(&s) - 1.03).abs() < 1e-9, "{}", gain(&s));
+        // A re-plan of its last 100 units (10 %) teaches nothing, whatever it gains.
+        play_lasting_from(&mut s, &o, 1, Some(900), &[(3, 1, 104_000, 1000)]);
+        let last = GameId::Planned(3);
+        assert_eq!(s.games.polished_to(last), 900);
+        polish(&mut s, &o, last, 900, 105_000);
+        assert!((gain(&s) - 1.03).abs() < 1e-9, "{}", gain(&s));
     }
 }

@@ -49,17 +49,15 @@ impl SeedState {
     /// re-plan of a whole game's last units mostly finds the game it had (docs/tuning.md).
     fn polish_parts(&self, ctx: Ctx, left: f64, lanes: usize) -> Option<Proposal> {
         let o = ctx.o;
-        let g = self.games.kept.first()?;
-        let wanted = o.tail_polish
-            && lanes > 0
-            && self.setup.spells
-            && self.games.whole(self.setup.source)
-            && g.spelling == Mode::Dp
-            && !self.games.polished.contains(&g.id);
+        let wanted =
+            o.tail_polish && lanes > 0 && self.setup.spells && self.games.whole(self.setup.source);
         if !wanted {
             return None;
         }
         let m = self.model(o, Kinds::OTHERS)?;
+        // The best game where the DP encoder spelt it and no polish reached its end; else
+        // the best game that a polish of its rest would make the best.
+        let g = self.games.polish_candidates(m.costs).next()?;
         let from = self.games.polished_to(g.id).min(g.units);
         let rest = g.units - from;
         let per_unit = Cost {
