@@ -533,6 +533,7 @@ impl SearchOptions {
             ("reserve_most", self.reserve_most, f64::MAX),
             ("reserve_most_share", self.reserve_most_share, 1.0),
             ("exhaust.dp_share", self.exhaust.dp_share, 1.0),
+            ("wide_systems_margin", self.wide_systems_margin, f64::MAX),
         ];
         for (name, v, hi) in shares {
             if !(v.is_finite() && v >= 0.0 && v < hi) {

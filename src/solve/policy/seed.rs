@@ -495,9 +495,7 @@ impl SeedState {
     fn polish_rate(&self, m: &Model) -> f64 {
         let c = m.costs;
         self.games.polish_candidates(c).next().map_or(0.0, |g| {
-            let rest = self.games.rest_share(g);
-            let gain =
-                g.score as f64 * (1.0 + (c.polish_gain - 1.0) * rest) - self.games.best as f64;
+            let gain = self.games.promise(g, c) - self.games.best as f64;
             gain.max(0.0) / self.polish_rest(m, g).max(1e-9)
         })
     }

@@ -64,9 +64,14 @@ impl Games {
             g.spelling == Mode::Dp
                 && g.units > 0
                 && !self.polished.contains(&g.id)
-                && g.score as f64 * (1.0 + (c.polish_gain - 1.0) * self.rest_share(g))
-                    >= self.best as f64
+                && self.promise(g, c) >= self.best as f64
         })
+    }
+
+    /// The score game `g` is expected to reach once a polish has spelt its units no polish
+    /// has tried yet, at the gain polishing has shown.
+    pub(super) fn promise(&self, g: &Summary, c: &Costs) -> f64 {
+        g.score as f64 * (1.0 + (c.polish_gain - 1.0) * self.rest_share(g))
     }
 
     /// The units of game `id` a polish was tried on, from its first (0: none); all of them
