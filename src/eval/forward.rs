@@ -34,6 +34,11 @@
 //! values of the locks above it. A later call on a board whose rows agree with a checkpoint's
 //! starts from the deepest such: on a tall board the programme then costs the rows of the stack,
 //! not those of the board, and cells high above the stack (problem 18's shelf) do not stop it.
+//! Below that first checkpoint, a call makes one every [`DEEPER`] rows of the stack: the boards
+//! of a beam share their rows down to where their last units locked, so a sibling starts there
+//! (problem 14's stack reaches row 12 of its 50: its 10 s game on the work clock took 5.6
+//! seconds of one core, now 3.9). The work counted does not change: a call counts the rows a
+//! checkpoint skips.
 //!
 //! Files: this one the tables and the programme's run over the rows; [`rows`] the steps along a
 //! row and down to the next; [`checkpoint`] the checkpoints above the stack.
@@ -53,6 +58,10 @@ use checkpoint::{Checkpoint, CheckpointKey, MARGIN};
 /// chain such as "ia! ia!" goes on in four, " ia!"). Looking further ahead credits nodes that
 /// a later unit rarely realises, and scored less (docs/tuning.md).
 const POTENTIAL_CHARS: usize = 4;
+
+/// Rows between two checkpoints of one call, below the first (see the module doc, "Above the
+/// stack"): the boards of a beam share the rows above where their last units locked.
+const DEEPER: i64 = 4;
 
 /// The programme's tables for one problem and phrase table.
 #[derive(Clone, Debug)]
@@ -80,8 +89,9 @@ pub struct Forward {
     /// Per node: the best value of a column whatever the heading (a buffer).
     best: Vec<i32>,
     checkpoints: rustc_hash::FxHashMap<CheckpointKey, Vec<Checkpoint>>,
-    /// Calls that started from a checkpoint (for the tests).
+    /// Calls that started from a checkpoint, and from one in the stack's rows (for the tests).
     resumed: usize,
+    resumed_in_stack: usize,
     checkpoint_bytes: usize,
     // Buffers: the values of the current row and the fresh arrivals on the next, per column,
     // heading and node.
@@ -151,6 +161,7 @@ impl Forward {
             best: Vec::new(),
             checkpoints: Default::default(),
             resumed: 0,
+            resumed_in_stack: 0,
             checkpoint_bytes: 0,
             cur: Vec::new(),
             next: Vec::new(),
@@ -259,7 +270,10 @@ impl Forward {
             Some((row, done, work)) => {
                 (first, k, worked) = (row, done, work);
                 crate::work::add(crate::work::Op::ValuerChars, work);
-                save_at = save_at.filter(|&y| y > row + MARGIN);
+                self.resumed_in_stack += usize::from(row > save_row + MARGIN);
+                // The next checkpoint: the first of the stack's rows that lies more than MARGIN
+                // rows below the one resumed from.
+                save_at = save_at.map(|y| y.max(row + MARGIN + 1));
             }
             None => {
                 let carry = (carry as usize).min(na - 1);
@@ -282,6 +296,7 @@ impl Forward {
             }
             if save_at == Some(y) {
                 self.save(key, (sp, free), (y, worked), &order[..k], locks, out);
+                save_at = Some(y + DEEPER);
             }
             worked += row_work;
             self.settle(&cols);
@@ -551,7 +566,7 @@ mod tests {
         let units = [one_cell(), ring()];
         // Calls of the kept programme.
         let mut calls = 0;
-        let mut resumed = 0;
+        let (mut resumed, mut in_stack) = (0, 0);
         for _ in 0..60 {
             let (w, h) = (rng.gen_range(3..=40), rng.gen_range(8..=60));
             let (from_row, fill) = (rng.gen_range(h / 2..=h), rng.gen_range(0.0..0.7));
@@ -608,11 +623,14 @@ mod tests {
                 sim.lock(&problem, unit, lock.state);
             }
             resumed += kept.resumed;
+            in_stack += kept.resumed_in_stack;
         }
-        println!("checkpoints: {calls} calls, {resumed} from a checkpoint");
+        println!(
+            "checkpoints: {calls} calls, {resumed} from a checkpoint, {in_stack} in the stack"
+        );
         assert!(
-            calls > 2000 && resumed > 500,
-            "{calls} calls, {resumed} resumed"
+            calls > 2000 && resumed > 500 && in_stack > 100,
+            "{calls} calls, {resumed} resumed, {in_stack} in the stack"
         );
     }
 }

@@ -15,12 +15,12 @@ use crate::plan::{Lock, UnitSpace};
 pub(super) const MARGIN: i64 = 3;
 
 /// The most bytes of checkpoints kept; past it they are all dropped before the next one.
-const CHECKPOINT_BYTES: usize = 4 << 20;
+const CHECKPOINT_BYTES: usize = 16 << 20;
 
 /// The most checkpoints kept per key, the oldest dropped first: the boards of a beam differ
 /// above their stacks where their units locked high (problem 18's shelf), and each line of
 /// descent keeps its own.
-const PER_KEY: usize = 8;
+const PER_KEY: usize = 32;
 
 /// Where the programme can start again on a board whose rows down to `row` are those it was
 /// made on (see the module doc).
