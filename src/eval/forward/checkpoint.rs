@@ -18,8 +18,9 @@ pub(super) const MARGIN: i64 = 3;
 const CHECKPOINT_BYTES: usize = 16 << 20;
 
 /// The most checkpoints kept per key, the oldest dropped first: the boards of a beam differ
-/// above their stacks where their units locked high (problem 18's shelf), and each line of
-/// descent keeps its own.
+/// above their stacks where their units locked high (problem 18's shelf), each line of descent
+/// keeps its own, and a call makes one every `DEEPER` rows of a tall stack (problem 14: up to
+/// ten a call).
 const PER_KEY: usize = 32;
 
 /// Where the programme can start again on a board whose rows down to `row` are those it was
