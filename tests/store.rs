@@ -1,7 +1,7 @@
 //! Long runs and many machines: `solve --shard K/N` in separate processes covers every (problem,
 //! seed) once and, merged with `store merge`, equals one unsharded run; `store merge` refuses
 //! tampered entries; a run stopped by SIGTERM exits cleanly and leaves a sound store; `store
-//! export` gives what the store holds.
+//! export` gives what the store holds; `store respell` never lowers it.
 //!
 //! Every test works in a temporary folder of its own, on small problems (the bundled sample and
 //! variants of tests/data/small.json written there), with `--attempts` where answers are compared
@@ -468,5 +468,84 @@ fn export_gives_the_store_and_scores_as_the_store() {
         .output()
         .unwrap());
     assert_eq!(list_entries(&o.stdout), exported);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `store respell` on a store a run wrote: the total never falls, every entry it rewrote says so
+/// in its tag and still scores what it records (`score --store` agrees with the report line); a
+/// second respell takes nothing; a store folder that does not exist is one line and exit code 2.
+#[test]
+fn respell_never_lowers_the_store_and_refuses_a_missing_folder() {
+    let dir = temp("respell");
+    let probs = problems(&dir);
+    let store = dir.join("store");
+    solve(&probs, &[], &store);
+    let before = store_entries(&store);
+    let respell = || {
+        ok(hextris()
+            .args(["store", "respell"])
+            .arg(&store)
+            .arg("-f")
+            .arg(&probs)
+            .output()
+            .unwrap())
+    };
+    let o = respell();
+    let after = store_entries(&store);
+    assert_eq!(
+        before.keys().collect::<Vec<_>>(),
+        after.keys().collect::<Vec<_>>()
+    );
+    for (k, (tag, solution, score)) in &after {
+        let (old_tag, old_solution, old_score) = &before[k];
+        assert!(score >= old_score, "{k:?}: {score} < {old_score}");
+        if solution != old_solution {
+            assert!(score > old_score, "{k:?}");
+            assert!(
+                tag.ends_with(" respelt chars") && tag != old_tag,
+                "{k:?}: {tag}"
+            );
+        }
+    }
+    let total = |o: &Output| {
+        let s = stderr(o);
+        let line = s
+            .lines()
+            .find(|l| l.contains(": total "))
+            .unwrap()
+            .to_string();
+        line.split(": total ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let scored = ok(hextris()
+        .arg("score")
+        .arg("--store")
+        .arg(&store)
+        .arg("--json")
+        .arg("-f")
+        .arg(&probs)
+        .output()
+        .unwrap());
+    let v: Value = serde_json::from_slice(&scored.stdout).unwrap();
+    assert_eq!(v["total"].as_u64().unwrap(), total(&o));
+    let again = respell();
+    assert_eq!(store_entries(&store), after, "{}", stderr(&again));
+    assert!(stderr(&again).contains("0 better"), "{}", stderr(&again));
+    let o = hextris()
+        .args(["store", "respell"])
+        .arg(dir.join("none"))
+        .arg("-f")
+        .arg(&probs)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("none"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,5 +1,6 @@
-//! `hextris store merge` and `hextris store export`: moving best solutions between stores and
-//! out to the contest's submission format.
+//! `hextris store merge`, `export` and `report`: moving best solutions between stores and out
+//! to the contest's submission format, and telling what a store holds (`respell` is
+//! [`respell`]'s).
 //!
 //! Both trust nothing they read: every entry is replayed by the engine under the given phrases
 //! and must score exactly what it records ([`crate::store::verify`]); an entry that does not is
@@ -16,6 +17,8 @@ use crate::store::{sort_entries, verify, Entry, Offer, Store};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+pub mod respell;
+
 /// The `hextris store` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum StoreCommand {
@@ -27,6 +30,9 @@ pub enum StoreCommand {
     /// What a store holds, per problem and in total (and how it grew): a table, JSON, or a web
     /// page with charts and the replays.
     Report(ReportArgs),
+    /// Spell every stored game again with this build's character encoder (the same placements),
+    /// keeping the texts that score more.
+    Respell(respell::RespellArgs),
 }
 
 /// Arguments of `hextris store merge`.
@@ -93,11 +99,12 @@ pub fn run(cmd: StoreCommand) -> Result<()> {
         StoreCommand::Merge(a) => merge(a),
         StoreCommand::Export(a) => export(a),
         StoreCommand::Report(a) => report(a),
+        StoreCommand::Respell(a) => respell::respell(a),
     }
 }
 
 /// Loads the problems of `-f`, each once.
-fn problems(files: &[PathBuf]) -> Result<Vec<Problem>> {
+pub(super) fn problems(files: &[PathBuf]) -> Result<Vec<Problem>> {
     let mut seen = std::collections::HashSet::new();
     Ok(load_problems(files)?
         .into_iter()
@@ -107,7 +114,7 @@ fn problems(files: &[PathBuf]) -> Result<Vec<Problem>> {
 }
 
 /// Opens a store that must exist (a source is never created).
-fn existing(dir: &Path) -> Result<Store> {
+pub(super) fn existing(dir: &Path) -> Result<Store> {
     if !dir.is_dir() {
         return Err(Error::invalid(dir, "no such store folder"));
     }
