@@ -1,8 +1,8 @@
-//! `hextris store merge`, `export` and `report`: moving best solutions between stores and out
-//! to the contest's submission format, and telling what a store holds (`respell` is
-//! [`respell`]'s).
+//! `hextris store merge`, `export`, `report` and `respell`: moving best solutions between stores
+//! and out to the contest's submission format, telling what a store holds, and spelling its
+//! games again ([`respell`]).
 //!
-//! Both trust nothing they read: every entry is replayed by the engine under the given phrases
+//! They trust nothing they read: every entry is replayed by the engine under the given phrases
 //! and must score exactly what it records ([`crate::store::verify`]); an entry that does not is
 //! refused with a line naming its file, problem and seed, and the command then exits with code 2
 //! (after doing the rest of its work). Sources are only read, each file whole (the store writes
@@ -122,7 +122,7 @@ pub(super) fn existing(dir: &Path) -> Result<Store> {
 }
 
 /// An entry that is not sound, read from `file`, as the line that refuses it.
-fn refusal(file: &Path, e: &Entry, why: impl std::fmt::Display) -> String {
+pub(super) fn refusal(file: &Path, e: &Entry, why: impl std::fmt::Display) -> String {
     format!(
         "{}: problem {} seed {}: refused: {why}",
         file.display(),
@@ -234,7 +234,7 @@ fn merge(a: MergeArgs) -> Result<()> {
     refused_is_an_error(r.refused.len())
 }
 
-fn refused_is_an_error(refused: usize) -> Result<()> {
+pub(super) fn refused_is_an_error(refused: usize) -> Result<()> {
     if refused == 0 {
         Ok(())
     } else {

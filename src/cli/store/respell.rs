@@ -42,7 +42,7 @@ pub struct RespellReport {
     /// Per problem id (in the order of the problems): the entries spelt again, and how many of
     /// them the store took.
     pub problems: Vec<(i64, usize, usize)>,
-    /// One line per entry that is not sound (left as it is).
+    /// One line per entry that is not sound (refused: left as it is).
     pub refused: Vec<String>,
     /// The store's total over the problems before and after.
     pub before: u64,
@@ -73,14 +73,12 @@ pub fn respell_store(
     let table = PhraseTable::new(phrases);
     for p in problems {
         let sorted = sort_entries(p, phrases, &store.entries(p.id)?);
-        report.refused.extend(sorted.unsound.iter().map(|(e, why)| {
-            format!(
-                "{}: problem {} seed {}: left as it is: {why}",
-                store.file(p.id).display(),
-                e.problem_id,
-                e.seed
-            )
-        }));
+        report.refused.extend(
+            sorted
+                .unsound
+                .iter()
+                .map(|(e, why)| super::refusal(&store.file(p.id), e, why)),
+        );
         if sorted.best.is_empty() {
             continue;
         }
@@ -139,7 +137,7 @@ pub fn respell(a: RespellArgs) -> Result<()> {
         r.after,
         r.before
     );
-    Ok(())
+    super::refused_is_an_error(r.refused.len())
 }
 
 #[cfg(test)]
@@ -159,7 +157,8 @@ mod tests {
 
     /// A store of the sample problems' greedy games spelt by plain paths: respelt, every
     /// entry scores what the character encoder makes of its plan, the same locks; a
-    /// second respell finds nothing better; an entry that does not replay is left as it is.
+    /// second respell finds nothing better; an entry that does not replay is refused, named by
+    /// its file, and left as it is.
     #[test]
     fn a_respell_keeps_the_plans_and_takes_only_better_texts() {
         let dir = std::env::temp_dir().join(format!("hextris-respell-{}", std::process::id()));
@@ -211,6 +210,9 @@ mod tests {
         std::fs::write(store.file(p0.id), merged).unwrap();
         let r = respell_store(&store, &problems, &phrases).unwrap();
         assert_eq!(r.refused.len(), 1, "{r:?}");
+        let file = store.file(p0.id).display().to_string();
+        assert!(r.refused[0].starts_with(&file), "{r:?}");
+        assert!(r.refused[0].contains("seed 99: refused"), "{r:?}");
         assert!(r
             .problems
             .iter()
