@@ -155,6 +155,7 @@ fn plan_with<E: Evaluator + ?Sized>(
     // its lock adds (its value holds the parent's state plus that, until its board is made).
     let mut children: Vec<(f64, usize, Lock, u32, f64)> = Vec::new();
     let mut scored: Vec<Scored> = Vec::new();
+    let mut ranks: Vec<(f64, u32)> = Vec::new();
     let units: Vec<usize> =
         Source::new(seed, problem.source_length as u64, problem.units.len()).collect();
     let mut revive = Revive::new(cfg);
@@ -189,15 +190,22 @@ fn plan_with<E: Evaluator + ?Sized>(
             };
             eval.score(&at, &mut scored);
             let keep = branch.min(scored.len());
-            if keep < scored.len() {
-                scored.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
-            }
             let parent = live.len();
-            children.extend(
-                scored[..keep]
-                    .iter()
-                    .map(|&(v, l, c, d)| (node.value + v, parent, l, c, d)),
-            );
+            let child = |&(v, l, c, d): &Scored| (node.value + v, parent, l, c, d);
+            if keep < scored.len() {
+                // The `keep` best are selected by their values and indices alone: moving the
+                // whole scored locks about cost more than scoring some of them.
+                ranks.clear();
+                ranks.extend(scored.iter().enumerate().map(|(i, s)| (s.0, i as u32)));
+                ranks.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
+                children.extend(
+                    ranks[..keep]
+                        .iter()
+                        .map(|&(_, i)| child(&scored[i as usize])),
+                );
+            } else {
+                children.extend(scored.iter().map(child));
+            }
             live.push(node);
         }
         if children.is_empty() {
