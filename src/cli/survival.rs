@@ -132,10 +132,7 @@ pub fn run(
     phrases: &Phrases,
     opts: &SurvivalOptions,
 ) -> Result<()> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| crate::Error::Usage(format!("cannot start the threads: {e}")))?;
+    let pool = crate::solve::pool::thread_pool(opts.threads)?;
     let name_width = opts
         .systems
         .iter()

@@ -59,6 +59,16 @@ pub fn solve_on_pool(
     for w in cfg.table.warnings() {
         crate::note!("warning: {w}");
     }
+    let pool = thread_pool(threads)?;
+    Ok(pool.install(|| {
+        let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
+        solve(&prepared, budget, &cfg, progress)
+    }))
+}
+
+/// A rayon pool of `threads` worker threads (all cores when `None`; 0 is a usage error, not
+/// rayon's "all cores"), for the commands that run work in parallel.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = threads {
         if n == 0 {
@@ -68,11 +78,6 @@ pub fn solve_on_pool(
         }
         pool = pool.num_threads(n);
     }
-    let pool = pool
-        .build()
-        .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))?;
-    Ok(pool.install(|| {
-        let prepared: Vec<Prepared> = problems.iter().map(|p| Prepared::new(p)).collect();
-        solve(&prepared, budget, &cfg, progress)
-    }))
+    pool.build()
+        .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))
 }

@@ -11,7 +11,7 @@
 
 use crate::encode::{CharStats, CharTables, Encoder, PhraseTable};
 use crate::engine::{replay, Phrases, Problem};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::io::Solution;
 use crate::plan::{plan_of_text, Tables};
 use crate::store::{sort_entries, Offer, Store};
@@ -117,13 +117,7 @@ pub fn respell(a: RespellArgs) -> Result<()> {
     let phrases = a.phrases.get()?;
     let problems = super::problems(&a.files)?;
     let store = super::existing(&a.store)?;
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = a.threads {
-        pool = pool.num_threads(n);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))?;
+    let pool = crate::solve::pool::thread_pool(a.threads)?;
     let r = pool.install(|| respell_store(&store, &problems, &phrases))?;
     for line in &r.refused {
         crate::note!("hextris store respell: {line}");
