@@ -193,8 +193,9 @@ fn plan_with<E: Evaluator + ?Sized>(
             let parent = live.len();
             let child = |&(v, l, c, d): &Scored| (node.value + v, parent, l, c, d);
             if keep < scored.len() {
-                // The `keep` best are selected by their values and indices alone: moving the
-                // whole scored locks about cost more than scoring some of them.
+                // The `keep` best are selected by their values and indices alone: the moves of
+                // a selection over the 80-byte scored locks were the beam's own hottest
+                // instructions (docs/changelog.md, forty-fourth session).
                 ranks.clear();
                 ranks.extend(scored.iter().enumerate().map(|(i, s)| (s.0, i as u32)));
                 ranks.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));

@@ -81,3 +81,21 @@ pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
     pool.build()
         .map_err(|e| Error::Usage(format!("cannot start the threads: {e}")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pool_has_the_threads_asked_and_refuses_none() {
+        let pool = thread_pool(Some(3)).unwrap();
+        assert_eq!(pool.current_num_threads(), 3);
+        assert_eq!(pool.install(rayon::current_num_threads), 3);
+        // Rayon would take 0 for "all cores": the commands say so is a mistake instead.
+        let err = thread_pool(Some(0)).unwrap_err();
+        assert!(matches!(err, Error::Usage(_)), "{err}");
+        assert!(err.to_string().contains("at least 1"), "{err}");
+        let all = thread_pool(None).unwrap();
+        assert!(all.current_num_threads() >= 1);
+    }
+}
