@@ -193,12 +193,7 @@ fn plan_with<E: Evaluator + ?Sized>(
             let parent = live.len();
             let child = |&(v, l, c, d): &Scored| (node.value + v, parent, l, c, d);
             if keep < scored.len() {
-                // The `keep` best are selected by their values and indices alone: the moves of
-                // a selection over the 80-byte scored locks were the beam's own hottest
-                // instructions (docs/changelog.md, forty-fourth session).
-                ranks.clear();
-                ranks.extend(scored.iter().enumerate().map(|(i, s)| (s.0, i as u32)));
-                ranks.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
+                select_best(&scored, keep, &mut ranks);
                 children.extend(
                     ranks[..keep]
                         .iter()
@@ -353,6 +348,16 @@ fn board_hash(sim: &Sim) -> u64 {
     sim.board.hash(&mut h);
     sim.ls_old.hash(&mut h);
     h.finish()
+}
+
+/// Puts first in `ranks` the (value, index) pairs of the `keep` best of `scored` by value, in no
+/// particular order (`0 < keep < scored.len()`). The selection moves the pairs alone: the moves
+/// of one over the 80-byte scored locks were the beam's own hottest instructions
+/// (docs/changelog.md, forty-fourth session).
+fn select_best(scored: &[Scored], keep: usize, ranks: &mut Vec<(f64, u32)>) {
+    ranks.clear();
+    ranks.extend(scored.iter().enumerate().map(|(i, s)| (s.0, i as u32)));
+    ranks.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0));
 }
 
 #[cfg(test)]
@@ -575,5 +580,39 @@ mod tests {
             "pairs: {pairs_1} single, {pairs_2} double"
         );
         assert!(pairs_2 * 2 + pairs_1 >= (balanced_2 * 2 + balanced_1) * 3 / 4);
+    }
+
+    /// The selection against its obvious twin, a full sort, on random values (ties included):
+    /// distinct indices whose values are the `keep` highest.
+    #[test]
+    fn select_best_picks_the_highest_values() {
+        let mut rng = Pcg64Mcg::seed_from_u64(71);
+        let lock = Lock {
+            state: crate::plan::State { x: 0, y: 0, o: 0 },
+            cmds: 0,
+            key: (0, 0, 0),
+        };
+        let mut ranks = Vec::new();
+        for _ in 0..3000 {
+            let n = rng.gen_range(2..200);
+            let spread = [3.0, 1e6][rng.gen_range(0..2)];
+            let scored: Vec<Scored> = (0..n)
+                .map(|_| ((rng.gen::<f64>() * spread).floor(), lock, 0, 0.0))
+                .collect();
+            let keep = rng.gen_range(1..n);
+            select_best(&scored, keep, &mut ranks);
+            let mut picked: Vec<u32> = ranks[..keep].iter().map(|&(_, i)| i).collect();
+            for &(v, i) in &ranks[..keep] {
+                assert_eq!(v, scored[i as usize].0);
+            }
+            picked.sort_unstable();
+            picked.dedup();
+            assert_eq!(picked.len(), keep, "distinct indices");
+            let mut got: Vec<f64> = picked.iter().map(|&i| scored[i as usize].0).collect();
+            let mut all: Vec<f64> = scored.iter().map(|s| s.0).collect();
+            got.sort_by(|a, b| b.total_cmp(a));
+            all.sort_by(|a, b| b.total_cmp(a));
+            assert_eq!(got, all[..keep]);
+        }
     }
 }
