@@ -179,6 +179,13 @@ pub fn ops_of(stage: Stage) -> Vec<Op> {
 /// opening's replay are counted too: long sources on small boards 1.27 -> 1.04.
 /// A weight of 0 is an operation whose cost the others' counts already carry (the fit found no
 /// share of its own for it).
+///
+/// [`Op::ValuerChars`] alone was fitted again in the forty-fifth session (`hextris bench
+/// ../shared/icfp2015/problems --calibrate`: 1.2 ns, against 3.9): the character-level valuer
+/// was made several times faster since the fifth session while counting the same cells, so
+/// the work clock priced the beams that use it (problems 1 and 14 most) at three to four times
+/// their time against the rest, and the policy spent too little on them. The other weights
+/// stay: the policy's rules were measured with them.
 pub const WEIGHTS: [f64; OPS] = [
     0e+00,   // Gen
     7.3e+01, // GenWord
@@ -187,7 +194,7 @@ pub const WEIGHTS: [f64; OPS] = [
     7.4e+01, // Feature
     0e+00,   // ChildWord
     1.5e+02, // ValuerWords
-    3.9e+00, // ValuerChars
+    1.2e+00, // ValuerChars
     0e+00,   // ProbeRow
     2.9e+00, // MapCell
     1.6e+01, // StackWord
