@@ -190,6 +190,7 @@ impl<'a> Executor<'a> {
                     crate::engine::Source::new(s.seed, source as u64, p.units.len()).collect();
                 let most = cfg.search.exhaust.most_space * 2.0;
                 SeedSetup {
+                    problem: s.problem,
                     weight: listed as f64 / p.seeds.len().max(1) as f64,
                     source,
                     lanes,

@@ -75,8 +75,11 @@ pub(super) struct Costs {
     /// The character encoder's work as a multiple of the DP encoder's.
     pub chars_factor: f64,
     pub chars_measured: bool,
-    /// What polishing adds, as a factor of the DP encoder's score.
+    /// What polishing adds, as a factor of the DP encoder's score: a prior until a polish of
+    /// the seed's, or of another seed of its problem, measures it.
     pub polish_gain: f64,
+    /// Whether a polish of this seed measured `polish_gain`.
+    pub polish_measured: bool,
 }
 
 impl Costs {

@@ -637,6 +637,7 @@ impl SeedState {
 #[cfg(test)]
 fn lone_survival_seed() -> SeedState {
     SeedState::new(SeedSetup {
+        problem: 0,
         weight: 1.0,
         source: 1000,
         lanes: 2,

@@ -125,6 +125,7 @@ impl SeedState {
             chars_factor: o.first_chars_factor,
             chars_measured: false,
             polish_gain: o.first_polish_gain,
+            polish_measured: false,
         });
         // Without phrases there is no greedy spelling to wait for; with a game over at once
         // (no unit can spawn), nothing can score more.
@@ -226,6 +227,7 @@ impl SeedState {
                     let [least, most] = o.polish_gain_range;
                     let gain = 1.0 + (s.score as f64 / g.score as f64 - 1.0) / share;
                     c.polish_gain = gain.clamp(least, most);
+                    c.polish_measured = true;
                 }
                 if to.is_none() {
                     if s.score > g.score {
@@ -592,6 +594,44 @@ mod tests {
             spell_seconds: 0.1,
         };
         s.report(o, &round, &[report]);
+    }
+
+    /// Regression (issue 71, problem 8): the seeds of a problem share what a polish gains. A
+    /// seed whose polish measured nothing yet expects the mean gain its problem's other seeds
+    /// measured, not the prior; a seed that measured keeps its own; another problem's seeds
+    /// are left alone.
+    #[test]
+    fn a_polish_teaches_its_gain_to_the_other_seeds_of_its_problem() {
+        let o = SearchOptions::default();
+        let seed = |problem: usize| {
+            let mut s = dying_seed(1);
+            s.setup.problem = problem;
+            s.games.kept.clear();
+            play(&mut s, &o, 1, &[(1, 1, 100_000)]);
+            s
+        };
+        let mut seeds = vec![seed(0), seed(0), seed(0), seed(1)];
+        let gain = |s: &super::SeedState| s.costs.as_ref().unwrap().polish_gain;
+        crate::solve::policy::share_polish_gain(&mut seeds, 0);
+        assert!(seeds.iter().all(|s| gain(s) == o.first_polish_gain));
+        polish(&mut seeds[0], &o, GameId::Planned(1), 0, 120_000);
+        crate::solve::policy::share_polish_gain(&mut seeds, 0);
+        let g: Vec<f64> = seeds.iter().map(gain).collect();
+        assert!(
+            (g[0] - 1.2).abs() < 1e-9 && (g[1] - 1.2).abs() < 1e-9,
+            "{g:?}"
+        );
+        assert!((g[2] - 1.2).abs() < 1e-9, "{g:?}");
+        assert_eq!(g[3], o.first_polish_gain);
+        polish(&mut seeds[1], &o, GameId::Planned(1), 0, 110_000);
+        crate::solve::policy::share_polish_gain(&mut seeds, 1);
+        let g: Vec<f64> = seeds.iter().map(gain).collect();
+        assert!(
+            (g[0] - 1.2).abs() < 1e-9 && (g[1] - 1.1).abs() < 1e-9,
+            "{g:?}"
+        );
+        assert!((g[2] - 1.15).abs() < 1e-9, "{g:?}");
+        assert_eq!(g[3], o.first_polish_gain);
     }
 
     /// Regression (issue 71, problem 18): a re-plan keeps the text of the units it keeps, so

@@ -290,6 +290,7 @@ pub(super) mod tests {
             chars_factor: 60.0,
             chars_measured: false,
             polish_gain: 1.02,
+            polish_measured: false,
         }
     }
 
@@ -612,6 +613,7 @@ pub(super) mod tests {
             chars_factor: 10.0,
             chars_measured: true,
             polish_gain: 1.05,
+            polish_measured: false,
             ..costs(None, 1000.0)
         });
         let game = GameId::Planned(3);

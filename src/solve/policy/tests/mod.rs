@@ -307,6 +307,7 @@ fn simulate_with(
     let setups = worlds
         .iter()
         .map(|w| SeedSetup {
+            problem: 0,
             weight: 1.0,
             source: w.source,
             lanes: (workers / worlds.len()).max(1),

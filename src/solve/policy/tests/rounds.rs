@@ -435,6 +435,7 @@ fn costs_at(per_unit: f64) -> Costs {
         chars_factor: 60.0,
         chars_measured: false,
         polish_gain: 1.02,
+        polish_measured: false,
     }
 }
 
@@ -466,6 +467,7 @@ fn survival_plans_cost_apart_from_the_others() {
 /// one, no greedy-spelling limit (`unit_states` 0) and no exhaustive search (an unbounded space).
 fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
     SeedSetup {
+        problem: 0,
         weight: 1.0,
         source: world.source,
         lanes,
