@@ -77,8 +77,8 @@ pub struct SearchOptions {
     /// The share of a seed's part of the time left that its quick answer may plan in, so that
     /// it can still be spelt.
     pub quick_plan_share: f64,
-    /// What a polish is expected to add, before one is measured, as a factor of the DP
-    /// encoder's score.
+    /// What a polish is expected to add, before one is measured on the seed or on another seed
+    /// of its problem, as a factor of the DP encoder's score.
     pub first_polish_gain: f64,
     /// The least and the most a measured polish gain counts for (its new score over its old):
     /// a polish never loses (the better text is kept), and one lucky polish must not send every
