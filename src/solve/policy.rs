@@ -386,8 +386,8 @@ pub fn polish_goes_first(whole: bool, polish_rate: f64, widen_rate: f64) -> bool
 
 /// After seed `i` reported: the seeds of its problem whose polishes have measured nothing yet
 /// expect the mean gain that the polishes of its other seeds measured, where some did, instead
-/// of the prior ([`SearchOptions::first_polish_gain`]). The seeds of a problem share its board, units and
-/// phrases, and the gain varies from problem to problem far more than from seed to seed
+/// of the prior ([`SearchOptions::first_polish_gain`]). The seeds of a problem share its board,
+/// units and phrases, and the gain varies from problem to problem far more than from seed to seed
 /// (problem 8's polishes gain about 20 %, the prior says 2 %): with the prior, each seed
 /// learnt it alone, and a seed whose widening promised more than 2 % per work second never
 /// polished. It reads results only, never the clock, so a longer run still first plays what a
