@@ -74,6 +74,7 @@
 
 mod costs;
 mod seed;
+mod share;
 mod widening;
 
 pub use super::budget::Timing;
@@ -384,33 +385,6 @@ pub fn polish_goes_first(whole: bool, polish_rate: f64, widen_rate: f64) -> bool
     whole && polish_rate > widen_rate
 }
 
-/// After seed `i` reported: the seeds of its problem whose polishes have measured nothing yet
-/// expect the mean gain that the polishes of its other seeds measured, where some did, instead
-/// of the prior ([`SearchOptions::first_polish_gain`]). The seeds of a problem share its board,
-/// units and phrases, and the gain varies from problem to problem far more than from seed to seed
-/// (problem 8's polishes gain about 20 %, the prior says 2 %): with the prior, each seed
-/// learnt it alone, and a seed whose widening promised more than 2 % per work second never
-/// polished. It reads results only, never the clock, so a longer run still first plays what a
-/// shorter one plays.
-fn share_polish_gain(seeds: &mut [SeedState], i: usize) {
-    let problem = seeds[i].setup.problem;
-    let measured: Vec<f64> = seeds
-        .iter()
-        .filter(|s| s.setup.problem == problem)
-        .filter_map(|s| s.costs.as_ref().filter(|c| c.polish_measured))
-        .map(|c| c.polish_gain)
-        .collect();
-    if measured.is_empty() {
-        return;
-    }
-    let gain = measured.iter().sum::<f64>() / measured.len() as f64;
-    for s in seeds.iter_mut().filter(|s| s.setup.problem == problem) {
-        if let Some(c) = s.costs.as_mut().filter(|c| !c.polish_measured) {
-            c.polish_gain = gain;
-        }
-    }
-}
-
 /// Where a seed's answers stand, for the order of the first rounds: `None` once it searches.
 fn answering(s: &SeedState) -> Option<u8> {
     match s.phase() {
@@ -713,7 +687,7 @@ impl Policy {
     pub fn report(&mut self, round: &Round, reports: &[Report]) {
         let Policy { opts, seeds, .. } = self;
         seeds[round.seed].report(opts, round, reports);
-        share_polish_gain(seeds, round.seed);
+        share::share_polish_gain(seeds, round.seed);
     }
 }
 

@@ -612,10 +612,10 @@ mod tests {
         };
         let mut seeds = vec![seed(0), seed(0), seed(0), seed(1)];
         let gain = |s: &super::SeedState| s.costs.as_ref().unwrap().polish_gain;
-        crate::solve::policy::share_polish_gain(&mut seeds, 0);
+        crate::solve::policy::share::share_polish_gain(&mut seeds, 0);
         assert!(seeds.iter().all(|s| gain(s) == o.first_polish_gain));
         polish(&mut seeds[0], &o, GameId::Planned(1), 0, 120_000);
-        crate::solve::policy::share_polish_gain(&mut seeds, 0);
+        crate::solve::policy::share::share_polish_gain(&mut seeds, 0);
         let g: Vec<f64> = seeds.iter().map(gain).collect();
         assert!(
             (g[0] - 1.2).abs() < 1e-9 && (g[1] - 1.2).abs() < 1e-9,
@@ -624,7 +624,7 @@ mod tests {
         assert!((g[2] - 1.2).abs() < 1e-9, "{g:?}");
         assert_eq!(g[3], o.first_polish_gain);
         polish(&mut seeds[1], &o, GameId::Planned(1), 0, 110_000);
-        crate::solve::policy::share_polish_gain(&mut seeds, 1);
+        crate::solve::policy::share::share_polish_gain(&mut seeds, 1);
         let g: Vec<f64> = seeds.iter().map(gain).collect();
         assert!(
             (g[0] - 1.2).abs() < 1e-9 && (g[1] - 1.1).abs() < 1e-9,
