@@ -8,9 +8,9 @@ use super::seed::SeedState;
 /// of the prior ([`crate::solve::SearchOptions::first_polish_gain`]). The seeds of a problem
 /// share its board, units and phrases, and the gain varies from problem to problem far more
 /// than from seed to seed (problem 8's polishes gain about 20 %, the prior says 2 %): with the
-/// prior, each seed learnt it alone, and a seed whose widening promised more than 2 % per work second never
-/// polished. It reads results only, never the clock, so a longer run still first plays what a
-/// shorter one plays.
+/// prior, each seed learnt it alone, and a seed whose widening promised more than 2 % per
+/// work second never polished. It reads results only, never the clock, so a longer run still
+/// first plays what a shorter one plays.
 pub(super) fn share_polish_gain(seeds: &mut [SeedState], i: usize) {
     let problem = seeds[i].setup.problem;
     let measured: Vec<f64> = seeds
