@@ -3,6 +3,7 @@
 //! spelling, a polish). It decides nothing: the rules ([`super::seed`]) ask it.
 
 use super::{Cost, SeedSetup, Summary};
+use crate::encode::Mode;
 use crate::solve::SearchOptions;
 
 /// Planning work per unit of beam width per unit placed, as measured at `width`.
@@ -215,12 +216,40 @@ impl Model<'_> {
             && c.encode * c.chars_factor <= self.plan_cost(w) * tries as f64
     }
 
+    /// Whether an attempt of width `w` making `tries` plans, re-planning game `base` (if any),
+    /// is spelt by the character encoder: where it spells whole games ([`Model::spell_chars`]),
+    /// or where it spelt `base` (its work measured): spelt by the DP encoder, the units after
+    /// the cut could not compete with the text kept.
+    pub fn spells_chars(&self, w: usize, tries: usize, base: Option<&Summary>) -> bool {
+        base.is_some_and(|b| b.spelling == Mode::Chars) && self.costs.chars_measured
+            || self.spell_chars(w, tries)
+    }
+
     pub fn spell_cost(&self, w: usize, tries: usize) -> f64 {
         let c = self.costs;
         if self.spell_chars(w, tries) {
             c.encode * c.chars_factor
         } else {
             c.encode
+        }
+    }
+
+    /// What an attempt of width `w` making `tries` plans costs where it re-plans `share` of a
+    /// whole game's units (the units after its cut) and spells them by the character encoder
+    /// (`chars`) or the DP encoder: the kept units are neither planned nor spelt again, and a
+    /// re-plan of a game the character encoder spelt is spelt by it at its price (priced as the
+    /// DP's, the re-plans of problem 24's polished game at 10 s took four times their
+    /// predicted work and ran past their horizon, docs/changelog.md).
+    pub fn replan_cost(&self, w: usize, tries: usize, share: f64, chars: bool) -> Cost {
+        let c = self.costs;
+        let spell = if chars {
+            c.encode * c.chars_factor
+        } else {
+            c.encode
+        };
+        Cost {
+            plan: self.plan_cost(w) * tries as f64 * share,
+            spell: spell * share,
         }
     }
 

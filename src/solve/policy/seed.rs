@@ -21,6 +21,7 @@ use crate::solve::SearchOptions;
 mod games;
 mod learn;
 mod owing;
+mod replan;
 mod survival;
 mod tail;
 mod untried;
@@ -552,7 +553,6 @@ impl SeedState {
         let m = self
             .model(o, self.kinds(o, n))
             .expect("rounds come after the quick answer");
-        let c = m.costs;
         let rate = self.games.rate(self.setup.spells);
         let tries = m.tries(w, rate);
         let base = (start != Start::Fresh).then(|| &self.games.kept[0]);
@@ -572,16 +572,13 @@ impl SeedState {
                 0.0
             },
         };
-        // A neighbourhood of a game the character encoder spelt is spelt by it too: spelt by
-        // the DP encoder, its units after the cut could not compete with the text kept.
-        let chars = base.is_some_and(|b| b.spelling == Mode::Chars) && c.chars_measured
-            || m.spell_chars(w, tries);
+        let chars = m.spells_chars(w, tries, base);
         let mode = match (self.setup.spells, chars) {
             (false, _) => Mode::Plain,
             (true, true) => Mode::Chars,
             (true, false) => Mode::Dp,
         };
-        let tasks = (0..n)
+        let tasks: Vec<Task> = (0..n)
             .map(|j| {
                 let id = self.games.planned + j as u32;
                 // Wide beams, and dear narrow ones (every other one with a single lane), go to
@@ -620,6 +617,10 @@ impl SeedState {
                 })
             })
             .collect();
+        let cost = match base {
+            None => m.cost(w, rate),
+            Some(b) => replan::round_cost(&m, w, tries, chars, b, &tasks),
+        };
         Proposal {
             tasks,
             width: w,
@@ -628,7 +629,7 @@ impl SeedState {
                 Start::Cuts => RoundKind::Cuts,
                 Start::Tail { .. } => RoundKind::Tail,
             },
-            cost: m.cost(w, rate),
+            cost,
         }
     }
 }

@@ -208,7 +208,7 @@ impl SeedState {
     /// last units (at least [`SearchOptions::tail_min_share`] of them, and one), counted apart
     /// for the survival systems' attempts and the others', each at its own kind's price; `None`
     /// when none fits.
-    fn replan_tail(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
+    pub(super) fn replan_tail(&self, ctx: Ctx, left: f64, n: usize) -> Option<Proposal> {
         let o = ctx.o;
         let units = self.games.kept.first()?.units;
         if units == 0 || n == 0 {
@@ -220,9 +220,10 @@ impl SeedState {
         let mut w = self.widening.width.max(1);
         loop {
             let tries = m.tries(w, rate);
+            let chars = m.spells_chars(w, tries, self.games.kept.first());
             let per_unit = |kinds: Kinds| Cost {
                 plan: m.costs.per_unit(kinds) * w as f64 * o.plan_margin * tries as f64,
-                spell: m.spell_cost(w, tries) / units as f64,
+                spell: m.replan_cost(w, tries, 1.0, chars).spell / units as f64,
             };
             let fit_of = |kinds| {
                 let c = per_unit(kinds);
