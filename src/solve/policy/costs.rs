@@ -237,9 +237,9 @@ impl Model<'_> {
     /// What an attempt of width `w` making `tries` plans costs where it re-plans `share` of a
     /// whole game's units (the units after its cut) and spells them by the character encoder
     /// (`chars`) or the DP encoder: the kept units are neither planned nor spelt again, and a
-    /// re-plan of a game the character encoder spelt is spelt by it at its price (priced as the
-    /// DP's, the re-plans of problem 24's polished game at 10 s took four times their
-    /// predicted work and ran past their horizon, docs/changelog.md).
+    /// re-plan of a game the character encoder spelt is spelt by it at its price (priced at the
+    /// DP's, 0.43 work seconds, the re-plans of problem 24's polished game at 10 s spent 2.4 and
+    /// 2.6 spelling and ran past their horizon, docs/changelog.md).
     pub fn replan_cost(&self, w: usize, tries: usize, share: f64, chars: bool) -> Cost {
         let c = self.costs;
         let spell = if chars {
