@@ -226,8 +226,14 @@ impl Model<'_> {
     }
 
     pub fn spell_cost(&self, w: usize, tries: usize) -> f64 {
+        self.game_spelling(self.spell_chars(w, tries))
+    }
+
+    /// What spelling a whole game costs: the DP encoder's work, times the character encoder's
+    /// factor where it spells (`chars`).
+    fn game_spelling(&self, chars: bool) -> f64 {
         let c = self.costs;
-        if self.spell_chars(w, tries) {
+        if chars {
             c.encode * c.chars_factor
         } else {
             c.encode
@@ -241,15 +247,9 @@ impl Model<'_> {
     /// DP's, 0.43 work seconds, the re-plans of problem 24's polished game at 10 s spent 2.4 and
     /// 2.6 spelling and ran past their horizon, docs/changelog.md).
     pub fn replan_cost(&self, w: usize, tries: usize, share: f64, chars: bool) -> Cost {
-        let c = self.costs;
-        let spell = if chars {
-            c.encode * c.chars_factor
-        } else {
-            c.encode
-        };
         Cost {
             plan: self.plan_cost(w) * tries as f64 * share,
-            spell: spell * share,
+            spell: self.game_spelling(chars) * share,
         }
     }
 

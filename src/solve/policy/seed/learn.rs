@@ -614,24 +614,20 @@ mod tests {
         let gain = |s: &super::SeedState| s.costs.as_ref().unwrap().polish_gain;
         crate::solve::policy::share::share_polish_gain(&mut seeds, 0);
         assert!(seeds.iter().all(|s| gain(s) == o.first_polish_gain));
+        // The gains of problem 0's three seeds are `want`; problem 1's seed keeps the prior.
+        let expect = |seeds: &[super::SeedState], want: [f64; 3]| {
+            let g: Vec<f64> = seeds.iter().map(gain).collect();
+            for (x, w) in g.iter().zip(want) {
+                assert!((x - w).abs() < 1e-9, "{g:?}");
+            }
+            assert_eq!(g[3], o.first_polish_gain);
+        };
         polish(&mut seeds[0], &o, GameId::Planned(1), 0, 120_000);
         crate::solve::policy::share::share_polish_gain(&mut seeds, 0);
-        let g: Vec<f64> = seeds.iter().map(gain).collect();
-        assert!(
-            (g[0] - 1.2).abs() < 1e-9 && (g[1] - 1.2).abs() < 1e-9,
-            "{g:?}"
-        );
-        assert!((g[2] - 1.2).abs() < 1e-9, "{g:?}");
-        assert_eq!(g[3], o.first_polish_gain);
+        expect(&seeds, [1.2, 1.2, 1.2]);
         polish(&mut seeds[1], &o, GameId::Planned(1), 0, 110_000);
         crate::solve::policy::share::share_polish_gain(&mut seeds, 1);
-        let g: Vec<f64> = seeds.iter().map(gain).collect();
-        assert!(
-            (g[0] - 1.2).abs() < 1e-9 && (g[1] - 1.1).abs() < 1e-9,
-            "{g:?}"
-        );
-        assert!((g[2] - 1.15).abs() < 1e-9, "{g:?}");
-        assert_eq!(g[3], o.first_polish_gain);
+        expect(&seeds, [1.2, 1.1, 1.15]);
     }
 
     /// Regression (issue 71, problem 18): a re-plan keeps the text of the units it keeps, so
