@@ -172,11 +172,12 @@ fn best_tried(record: &[(usize, u64)], systems: impl Iterator<Item = usize>) -> 
 /// rule's `below` to the front of `rank`, in the order of `first`, the others keeping theirs:
 /// what a wide round runs first ([`crate::solve::SearchOptions::wide_systems`]). With `beside`,
 /// those that ran go right after the best system tried instead (the first of the highest
-/// score), so that a round of two keeps the best system's game; those that never ran still go
-/// to the front. One that ran moves only while its best game lies within `margin` of the best
-/// system's, or none of its games `lasted` the whole source: a narrow game that scored about as
-/// well says little of the system's wide ones, one far below does, but not one that died (its
-/// score counts only the units it lasted).
+/// score), which then goes ahead of every other system that ran, so that a round of two keeps
+/// the best system's game; those that never ran still go to the front. One that ran moves only
+/// while its best game lies within `margin` of the best system's, or none of its games `lasted`
+/// the whole source: a narrow game that scored about as well says little of the system's wide
+/// ones, one far below does, but not one that died (its score counts only the units it
+/// lasted).
 pub fn wide_first(
     rank: &mut Vec<usize>,
     first: &[usize],
@@ -197,7 +198,19 @@ pub fn wide_first(
         .filter(|&s| rank.contains(&s) && width(s) < rule.below && near(s))
         .partition(|&s| !rule.beside || width(s) == 0);
     rank.retain(|s| !front.contains(s) && !ran.contains(s));
-    let at = best_tried(record, rank.iter().copied())
+    let best = best_tried(record, rank.iter().copied());
+    // The best system goes ahead of every other system that ran (the quick answer's, run at
+    // width 1 only, ranks ahead of it otherwise), so that a round of two plays it and the wide
+    // system beside it: on problem 10 the quick answer's system took the first lane and
+    // `pairs` came third, in no round of two.
+    if let Some(b) = best.filter(|_| !ran.is_empty()) {
+        let tried = rank.iter().position(|&s| width(s) > 0);
+        if let (Some(t), Some(i)) = (tried, rank.iter().position(|&s| s == b)) {
+            let b = rank.remove(i);
+            rank.insert(t.min(i), b);
+        }
+    }
+    let at = best
         .and_then(|b| rank.iter().position(|&s| s == b))
         .map_or(0, |i| i + 1);
     rank.splice(at..at, ran);

@@ -391,6 +391,18 @@ fn wide_first_rules() {
     let died = ranked(&record, &[0, 3], &lasted, rule(64, true, 0.01));
     assert_eq!(died, vec![3, 1, 4, 2, 0]);
     assert_eq!(WideFirst::Near.rule(256, 64, 0.02), rule(64, true, 0.02));
+    // Regression (problem 10 on the work clock at 10 s): the quick answer's system (0, run at
+    // width 1 only) ranks ahead of the best system (1); `pairs` (3), within the margin, goes
+    // beside the best, which then leads every other system that ran, so that a round of two
+    // plays both (before: 0, 1, 3, and `pairs` never ran wide).
+    let tenth = [(1, 2500), (16, 8724), (4, 8587), (4, 8590), (16, 2686)];
+    let lasted = [false, true, true, true, true];
+    assert_eq!(rank_systems(&tenth, &[]), vec![0, 1, 3, 2, 4]);
+    let near = ranked(&tenth, &[3], &lasted, rule(64, true, 0.02));
+    assert_eq!(near, vec![1, 3, 0, 2, 4]);
+    // Where no wide system moves, the rank stays as it was.
+    let far = ranked(&tenth, &[4], &lasted, rule(64, true, 0.02));
+    assert_eq!(far, vec![0, 1, 3, 2, 4]);
     assert_eq!(WideFirst::Beside.rule(256, 64, 0.02).margin, 1.0);
     // With no system tried, at the front.
     let untried = [(0, 0), (0, 0), (1, 0)];
