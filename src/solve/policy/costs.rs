@@ -231,7 +231,7 @@ impl Model<'_> {
 
     /// What spelling a whole game costs: the DP encoder's work, times the character encoder's
     /// factor where it spells (`chars`).
-    fn game_spelling(&self, chars: bool) -> f64 {
+    pub fn game_spelling(&self, chars: bool) -> f64 {
         let c = self.costs;
         if chars {
             c.encode * c.chars_factor

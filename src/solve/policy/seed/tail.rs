@@ -223,7 +223,7 @@ impl SeedState {
             let chars = m.spells_chars(w, tries, self.games.kept.first());
             let per_unit = |kinds: Kinds| Cost {
                 plan: m.costs.per_unit(kinds) * w as f64 * o.plan_margin * tries as f64,
-                spell: m.replan_cost(w, tries, 1.0, chars).spell / units as f64,
+                spell: m.game_spelling(chars) / units as f64,
             };
             let fit_of = |kinds| {
                 let c = per_unit(kinds);
