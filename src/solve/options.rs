@@ -295,6 +295,16 @@ pub struct SearchOptions {
     /// the widest width is a round of cuts, the first system to try again holds the second lane
     /// for good and the others are never tried again.
     pub replans_retry: bool,
+    /// Where a seed's best game dies early and another seed of its problem has a game that lasts
+    /// the source, a round of fresh games of the dying seed is weighed across seeds at the
+    /// greater of its expected rate and what the sibling's whole game promises: the sibling's
+    /// score less the seed's best, over the round's price (`revival_promise` in
+    /// [`super::policy`]). The expected rate follows the seed's past rounds, which say nothing
+    /// of a game that lives the whole source. On the held-out problem 4704 (13 x 22, 3,920
+    /// units, three seeds) one seed's beams died at 632 units while its siblings' lived the
+    /// source, and its width-64 round lost to the siblings' polishes and tails until it no
+    /// longer fitted: 210,822 against 626,666 and 657,011 (docs/tuning.md).
+    pub sibling_promise: bool,
     /// The scoring systems, by name, that a wide round (beams of [`Self::wide`] or wider) runs
     /// first among the systems never run, in this order, while the seed's best game lasts the
     /// whole source; the others never run follow in their order. `pairs` by default: it clears

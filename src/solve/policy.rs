@@ -70,7 +70,9 @@
 //! score: its expected rate is the gain per work second of its recent rounds (decayed sums,
 //! started from a prior at the quick answer's rate), never less than a floor share of its
 //! average rate so far, so that seeds whose recent rounds found nothing still get time, the
-//! least worked first.
+//! least worked first. A round of fresh games of a seed whose best game dies early, where
+//! another seed of its problem has a game that lasts the source, is weighed at no less than
+//! what that whole game promises over the round's price ([`SearchOptions::sibling_promise`]).
 
 mod costs;
 mod seed;
@@ -530,6 +532,32 @@ fn fit(
     None
 }
 
+/// Points per work second that a round of fresh games promises seed `s`, whose best game dies
+/// early, where a sibling seed's best game lasts the source (`whole`, its score, see
+/// [`share::whole_sibling_score`]): the sibling's score less the seed's best, over the round's
+/// price. 0 for any other round or seed. A seed's expected rate follows its past rounds, which
+/// say nothing of a game that would live three times as long: its siblings' whole games do.
+fn revival_promise(
+    o: &SearchOptions,
+    s: &SeedState,
+    p: &seed::Proposal,
+    whole: Option<u64>,
+) -> f64 {
+    let fresh = p.kind == RoundKind::Fresh
+        && !p.tasks.is_empty()
+        && p.tasks
+            .iter()
+            .all(|t| matches!(t, Task::Attempt(a) if a.base.is_none()));
+    match whole {
+        Some(w)
+            if o.sibling_promise && fresh && w > s.games.best && !s.games.whole(s.setup.source) =>
+        {
+            (w - s.games.best) as f64 / p.cost.total().max(1e-9)
+        }
+        _ => 0.0,
+    }
+}
+
 /// The attempts among `tasks`, in their order (for the tests of rounds).
 #[cfg(test)]
 pub(crate) fn attempts_of(tasks: &[Task]) -> Vec<Attempt> {
@@ -650,6 +678,9 @@ impl Policy {
                 }
             }
             let mut best: Option<(f64, f64, usize, Fitted)> = None;
+            let siblings: Vec<Option<u64>> = (0..seeds.len())
+                .map(|i| share::whole_sibling_score(seeds, seeds[i].setup.problem))
+                .collect();
             for (i, s) in seeds.iter_mut().enumerate() {
                 if !idle(i) || !s.ready() {
                     continue;
@@ -658,7 +689,10 @@ impl Policy {
                     s.finish();
                     continue;
                 };
-                let priority = s.setup.weight * s.expected_rate(opts);
+                let rate = s
+                    .expected_rate(opts)
+                    .max(revival_promise(opts, s, &p.0, siblings[i]));
+                let priority = s.setup.weight * rate;
                 let spent = s.rate.spent;
                 // A round for an earlier horizon (more seconds before the deadline) comes
                 // first, whatever its priority: a shorter run, whose deadline that horizon is,

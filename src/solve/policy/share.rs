@@ -29,3 +29,17 @@ pub(super) fn share_polish_gain(seeds: &mut [SeedState], i: usize) {
         }
     }
 }
+
+/// The score a seed of `problem` whose best game dies early may reach by a game that lasts the
+/// source: the lowest best score of the problem's seeds whose best game lasts it (`None` when
+/// none does). Their board, units and phrases are the dying seed's, and only the order of the
+/// units differs: on a long problem a seed whose beams died at a few hundred units scored a
+/// third of what its siblings' whole games did, and a wider fresh game that lives the source is
+/// where its points lie (docs/tuning.md).
+pub(super) fn whole_sibling_score(seeds: &[SeedState], problem: usize) -> Option<u64> {
+    seeds
+        .iter()
+        .filter(|s| s.setup.problem == problem && s.games.whole(s.setup.source))
+        .map(|s| s.games.best)
+        .min()
+}

@@ -27,7 +27,7 @@ pub(in crate::solve::policy) struct Games {
 
 impl Games {
     /// Whether the best game lasts the whole source.
-    pub(super) fn whole(&self, source: usize) -> bool {
+    pub fn whole(&self, source: usize) -> bool {
         self.kept.first().is_some_and(|g| g.units >= source)
     }
 
