@@ -650,21 +650,11 @@ fn an_unfinished_quick_answer_does_not_panic() {
 /// polishes and tails were, and its width-64 round never ran in 10 s.)
 #[test]
 fn a_dying_seed_is_weighed_by_its_siblings_whole_games() {
+    // Seeds of 1,000 units (`survival_like`'s source), with a survival system.
     let setup = |problem: usize| SeedSetup {
         problem,
-        weight: 1.0,
-        source: 1000,
-        lanes: 1,
-        spells: true,
-        systems: 5,
         survival: 1,
-        revive: Vec::new(),
-        survival_round: Vec::new(),
-        wide_first: Vec::new(),
-        max_width: 2048,
-        size: 1.0,
-        unit_states: 0,
-        space: f64::INFINITY,
+        ..lone_seed(&survival_like(), 1)
     };
     let seed = |problem: usize, units: usize, score: u64| {
         let mut s = SeedState::new(setup(problem));
