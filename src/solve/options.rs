@@ -298,8 +298,8 @@ pub struct SearchOptions {
     /// Where a seed's best game dies early and another seed of its problem has a game that lasts
     /// the source, a round of fresh games of the dying seed is weighed across seeds at the
     /// greater of its expected rate and what the sibling's whole game promises: the sibling's
-    /// score less the seed's best, over the round's price (`revival_promise` in
-    /// [`super::policy`]). The expected rate follows the seed's past rounds, which say nothing
+    /// score less the seed's best, over the round's price (`revival_promise`, in the policy's
+    /// `share` module). The expected rate follows the seed's past rounds, which say nothing
     /// of a game that lives the whole source. On the held-out problem 4704 (13 x 22, 3,920
     /// units, three seeds) one seed's beams died at 632 units while its siblings' lived the
     /// source, and its width-64 round lost to the siblings' polishes and tails until it no

@@ -532,32 +532,6 @@ fn fit(
     None
 }
 
-/// Points per work second that a round of fresh games promises seed `s`, whose best game dies
-/// early, where a sibling seed's best game lasts the source (`whole`, its score, see
-/// [`share::whole_sibling_score`]): the sibling's score less the seed's best, over the round's
-/// price. 0 for any other round or seed. A seed's expected rate follows its past rounds, which
-/// say nothing of a game that would live three times as long: its siblings' whole games do.
-fn revival_promise(
-    o: &SearchOptions,
-    s: &SeedState,
-    p: &seed::Proposal,
-    whole: Option<u64>,
-) -> f64 {
-    let fresh = p.kind == RoundKind::Fresh
-        && !p.tasks.is_empty()
-        && p.tasks
-            .iter()
-            .all(|t| matches!(t, Task::Attempt(a) if a.base.is_none()));
-    match whole {
-        Some(w)
-            if o.sibling_promise && fresh && w > s.games.best && !s.games.whole(s.setup.source) =>
-        {
-            (w - s.games.best) as f64 / p.cost.total().max(1e-9)
-        }
-        _ => 0.0,
-    }
-}
-
 /// The attempts among `tasks`, in their order (for the tests of rounds).
 #[cfg(test)]
 pub(crate) fn attempts_of(tasks: &[Task]) -> Vec<Attempt> {
@@ -678,9 +652,7 @@ impl Policy {
                 }
             }
             let mut best: Option<(f64, f64, usize, Fitted)> = None;
-            let siblings: Vec<Option<u64>> = (0..seeds.len())
-                .map(|i| share::whole_sibling_score(seeds, seeds[i].setup.problem))
-                .collect();
+            let siblings = share::whole_sibling_scores(seeds);
             for (i, s) in seeds.iter_mut().enumerate() {
                 if !idle(i) || !s.ready() {
                     continue;
@@ -689,9 +661,8 @@ impl Policy {
                     s.finish();
                     continue;
                 };
-                let rate = s
-                    .expected_rate(opts)
-                    .max(revival_promise(opts, s, &p.0, siblings[i]));
+                let promise = share::revival_promise(opts, s, &p.0, siblings[i]);
+                let rate = s.expected_rate(opts).max(promise);
                 let priority = s.setup.weight * rate;
                 let spent = s.rate.spent;
                 // A round for an earlier horizon (more seconds before the deadline) comes

@@ -634,17 +634,19 @@ impl SeedState {
     }
 }
 
-/// The only seed of a run on two lanes: 1,000 units, five systems and a survival one.
+/// The setup of a run's only seed: `source` units, `lanes` lanes, five systems and `survival`
+/// survival ones, no greedy-spelling limit (`unit_states` 0) and no exhaustive search (an
+/// unbounded space).
 #[cfg(test)]
-fn lone_survival_seed() -> SeedState {
-    SeedState::new(SeedSetup {
+pub(super) fn lone_setup(source: usize, lanes: usize, survival: usize) -> SeedSetup {
+    SeedSetup {
         problem: 0,
         weight: 1.0,
-        source: 1000,
-        lanes: 2,
+        source,
+        lanes,
         spells: true,
         systems: 5,
-        survival: 1,
+        survival,
         revive: Vec::new(),
         survival_round: Vec::new(),
         wide_first: Vec::new(),
@@ -652,7 +654,13 @@ fn lone_survival_seed() -> SeedState {
         size: 1.0,
         unit_states: 0,
         space: f64::INFINITY,
-    })
+    }
+}
+
+/// The only seed of a run on two lanes: 1,000 units, five systems and a survival one.
+#[cfg(test)]
+fn lone_survival_seed() -> SeedState {
+    SeedState::new(lone_setup(1000, 2, 1))
 }
 
 #[cfg(test)]

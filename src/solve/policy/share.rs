@@ -1,7 +1,9 @@
 //! What the seeds of one problem learn from each other: the gain a polish was measured to
 //! bring ([`share_polish_gain`]). Everything here reads results only, never the clock.
 
-use super::seed::SeedState;
+use super::seed::{Proposal, SeedState};
+use super::{RoundKind, Task};
+use crate::solve::SearchOptions;
 
 /// After seed `i` reported: the seeds of its problem whose polishes have measured nothing yet
 /// expect the mean gain that the polishes of its other seeds measured, where some did, instead
@@ -42,4 +44,38 @@ pub(super) fn whole_sibling_score(seeds: &[SeedState], problem: usize) -> Option
         .filter(|s| s.setup.problem == problem && s.games.whole(s.setup.source))
         .map(|s| s.games.best)
         .min()
+}
+
+/// [`whole_sibling_score`] of every seed's problem, by seed.
+pub(super) fn whole_sibling_scores(seeds: &[SeedState]) -> Vec<Option<u64>> {
+    seeds
+        .iter()
+        .map(|s| whole_sibling_score(seeds, s.setup.problem))
+        .collect()
+}
+
+/// Points per work second that a round of fresh games promises seed `s`, whose best game dies
+/// early, where a sibling seed's best game lasts the source (`whole`, its score, see
+/// [`whole_sibling_score`]): the sibling's score less the seed's best, over the round's
+/// price. 0 for any other round or seed. A seed's expected rate follows its past rounds, which
+/// say nothing of a game that would live three times as long: its siblings' whole games do.
+pub(super) fn revival_promise(
+    o: &SearchOptions,
+    s: &SeedState,
+    p: &Proposal,
+    whole: Option<u64>,
+) -> f64 {
+    let fresh = p.kind == RoundKind::Fresh
+        && !p.tasks.is_empty()
+        && p.tasks
+            .iter()
+            .all(|t| matches!(t, Task::Attempt(a) if a.base.is_none()));
+    match whole {
+        Some(w)
+            if o.sibling_promise && fresh && w > s.games.best && !s.games.whole(s.setup.source) =>
+        {
+            (w - s.games.best) as f64 / p.cost.total().max(1e-9)
+        }
+        _ => 0.0,
+    }
 }

@@ -5,7 +5,8 @@
 //!
 //! The model and the simulation are here; the tests are in [`budgets`] (a longer or slower run
 //! plays a shorter one's rounds first, rounds fit before their horizons), [`rounds`] (a seed's
-//! rounds and the order across seeds) and [`traces`] (the golden traces).
+//! rounds and the order across seeds), [`siblings`] (what the seeds of a problem share) and
+//! [`traces`] (the golden traces).
 
 use super::costs::{Costs, Kinds, UnitWork};
 use super::*;
@@ -468,6 +469,13 @@ fn small() -> World {
     }
 }
 
+/// The setup of a run's only seed in `world` with `lanes` lanes: five systems and no survival
+/// one (see [`seed::lone_setup`]).
+fn lone_seed(world: &World, lanes: usize) -> SeedSetup {
+    seed::lone_setup(world.source, lanes, 0)
+}
+
 mod budgets;
 mod rounds;
+mod siblings;
 mod traces;
