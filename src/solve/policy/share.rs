@@ -1,5 +1,6 @@
 //! What the seeds of one problem learn from each other: the gain a polish was measured to
-//! bring ([`share_polish_gain`]). Everything here reads results only, never the clock.
+//! bring ([`share_polish_gain`]), and what a sibling's whole game promises a seed whose games die
+//! early ([`revival_promise`]). Everything here reads results only, never the clock.
 
 use super::seed::{Proposal, SeedState};
 use super::{RoundKind, Task};
@@ -32,12 +33,26 @@ pub(super) fn share_polish_gain(seeds: &mut [SeedState], i: usize) {
     }
 }
 
-/// The score a seed of `problem` whose best game dies early may reach by a game that lasts the
-/// source: the lowest best score of the problem's seeds whose best game lasts it (`None` when
-/// none does). Their board, units and phrases are the dying seed's, and only the order of the
-/// units differs: on a long problem a seed whose beams died at a few hundred units scored a
-/// third of what its siblings' whole games did, and a wider fresh game that lives the source is
-/// where its points lie (docs/tuning.md).
+/// Per seed, the score a seed of its problem whose best game dies early may reach by a game that
+/// lasts the source: the lowest best score of the problem's seeds whose best game lasts it
+/// (`None` when none does). Their board, units and phrases are the dying seed's, and only the
+/// order of the units differs: on a long problem a seed whose beams died at a few hundred units
+/// scored a third of what its siblings' whole games did, and a wider fresh game that lives the
+/// source is where its points lie (docs/tuning.md). One pass over the seeds: a run of every
+/// official problem holds about 180 seeds, and the policy asks at every pick.
+pub(super) fn whole_sibling_scores(seeds: &[SeedState]) -> Vec<Option<u64>> {
+    let problems = seeds.iter().map(|s| s.setup.problem + 1).max().unwrap_or(0);
+    let mut least: Vec<Option<u64>> = vec![None; problems];
+    for s in seeds.iter().filter(|s| s.games.whole(s.setup.source)) {
+        let l = &mut least[s.setup.problem];
+        *l = Some(l.map_or(s.games.best, |v| v.min(s.games.best)));
+    }
+    seeds.iter().map(|s| least[s.setup.problem]).collect()
+}
+
+/// [`whole_sibling_scores`] of one problem, seed by seed over the whole run: its slow twin, for
+/// the tests.
+#[cfg(test)]
 pub(super) fn whole_sibling_score(seeds: &[SeedState], problem: usize) -> Option<u64> {
     seeds
         .iter()
@@ -46,17 +61,9 @@ pub(super) fn whole_sibling_score(seeds: &[SeedState], problem: usize) -> Option
         .min()
 }
 
-/// [`whole_sibling_score`] of every seed's problem, by seed.
-pub(super) fn whole_sibling_scores(seeds: &[SeedState]) -> Vec<Option<u64>> {
-    seeds
-        .iter()
-        .map(|s| whole_sibling_score(seeds, s.setup.problem))
-        .collect()
-}
-
 /// Points per work second that a round of fresh games promises seed `s`, whose best game dies
 /// early, where a sibling seed's best game lasts the source (`whole`, its score, see
-/// [`whole_sibling_score`]): the sibling's score less the seed's best, over the round's
+/// [`whole_sibling_scores`]): the sibling's score less the seed's best, over the round's
 /// price. 0 for any other round or seed. A seed's expected rate follows its past rounds, which
 /// say nothing of a game that would live three times as long: its siblings' whole games do.
 pub(super) fn revival_promise(
