@@ -5,25 +5,15 @@ use super::*;
 use rand::{Rng, SeedableRng};
 
 /// A seed of `problem` (1,000 units, `survival_like`'s source, with a survival system) that
-/// holds one game of `units` units scoring `score`.
+/// holds one game of `units` units scoring `score` (the model's game, [`World::game`]).
 fn lone_with_game(problem: usize, units: usize, score: u64) -> SeedState {
     let mut s = SeedState::new(SeedSetup {
         problem,
         survival: 1,
         ..lone_seed(&survival_like(), 1)
     });
-    s.start_from(Summary {
-        id: GameId::Planned(0),
-        score,
-        power: score / 2,
-        units,
-        descents: units as u64 * 10,
-        system: 0,
-        spelling: Mode::Dp,
-        kept: 0,
-        spell_work: 0.0,
-        polished_to: None,
-    });
+    let game = survival_like().game(GameId::Planned(0), units, score as f64, Mode::Dp, 0);
+    s.start_from(game);
     s
 }
 
