@@ -23,6 +23,17 @@ pub fn window(src: &[u64], b: i64) -> u64 {
     }
 }
 
+/// Copies the bit row `src` into `dst` (the same length). A row of one word is copied as a
+/// word: `copy_from_slice` of a length known only at run time calls `memmove`, which cost more
+/// than the copy itself in move generation on boards up to 64 wide.
+#[inline]
+pub fn copy_row(dst: &mut [u64], src: &[u64]) {
+    match (dst, src) {
+        ([d], [s]) => *d = *s,
+        (d, s) => d.copy_from_slice(s),
+    }
+}
+
 /// `dst[i] |= src[i + shift]` for every bit of `dst`.
 #[inline]
 pub fn or_shifted(dst: &mut [u64], src: &[u64], shift: i64) {

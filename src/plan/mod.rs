@@ -269,17 +269,22 @@ pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scra
     // [`crate::work`]).
     crate::work::add(Op::Gen, 1);
     crate::work::add(Op::GenWord, space.row_words as u64);
-    let below = (board.height() - stack_top(board)) as u64;
+    let top = stack_top(board);
+    let below = (board.height() - top) as u64;
     crate::work::add(Op::GenRow, space.states_per_row() * below);
     crate::work::add(Op::MapCell, space.map_cells_per_row() * below);
     space.free_map(board, &mut scratch.free);
-    if !space.reach(&scratch.free, &mut scratch.reach, &mut scratch.bufs) {
+    // The reach and the locks both take the rows above the stack from the empty board's: where
+    // those rows end is found once, from the stack's top.
+    let clear = space.clear_until_under(&scratch.free, top as i64);
+    if !space.reach_with_clear(&scratch.free, clear, &mut scratch.reach, &mut scratch.bufs) {
         scratch.locks.clear();
         return false;
     }
-    space.locks(
+    space.locks_with_clear(
         &scratch.free,
         &scratch.reach,
+        clear,
         true,
         &mut scratch.locks,
         &mut scratch.seen,

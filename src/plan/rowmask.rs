@@ -98,7 +98,7 @@ impl RowMask {
         for o in 0..sp.orientations() {
             let (off, n) = self.span(o);
             match sp.row(o, y) {
-                Some((b, _)) => out[off..off + n].copy_from_slice(&free[b..b + n]),
+                Some((b, _)) => bits::copy_row(&mut out[off..off + n], &free[b..b + n]),
                 None => out[off..off + n].iter_mut().for_each(|w| *w = 0),
             }
         }
@@ -109,7 +109,7 @@ impl RowMask {
         for o in 0..sp.orientations() {
             let (off, n) = self.span(o);
             if let Some((b, _)) = sp.row(o, y) {
-                out[b..b + n].copy_from_slice(&m[off..off + n]);
+                bits::copy_row(&mut out[b..b + n], &m[off..off + n]);
             }
         }
     }

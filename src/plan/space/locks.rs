@@ -21,6 +21,21 @@ impl UnitSpace {
         out: &mut Vec<Lock>,
         seen: &mut KeySet,
     ) {
+        let clear = self.clear_until(free);
+        self.locks_with_clear(free, reach, clear, supported, out, seen);
+    }
+
+    /// [`UnitSpace::locks`] where the first row of `free` that is not an empty board's is known
+    /// (`clear`, what [`UnitSpace::clear_until`] finds).
+    pub fn locks_with_clear(
+        &self,
+        free: &[u64],
+        reach: &[u64],
+        clear: i64,
+        supported: bool,
+        out: &mut Vec<Lock>,
+        seen: &mut KeySet,
+    ) {
         out.clear();
         // A member set is identified by its class and anchor cell, and the anchor is a member,
         // so it lies on the board: a bit per key dedupes without hashing, and only where
@@ -28,7 +43,6 @@ impl UnitSpace {
         seen.begin(self.classes, self.width, self.height);
         // The locks of a row depend on its free and reachable states and on the free states of
         // the row below: above the stack, they are the empty board's.
-        let clear = self.clear_until(free);
         for (o, r) in self.orients.iter().enumerate() {
             let cached = self
                 .clear

@@ -130,7 +130,16 @@ impl UnitSpace {
     /// orientation: the rows above it are clear (`y_end` when none differs; the first row of any
     /// orientation while the space is being built).
     pub fn clear_until(&self, free: &[u64]) -> i64 {
-        self.clear_until_in(&mut Whole(free))
+        self.clear_until_in(&mut Whole(free), i64::MIN)
+    }
+
+    /// [`UnitSpace::clear_until`] on a free map that [`UnitSpace::free_map`] worked out on a
+    /// board whose first filled row is `top` ([`crate::plan::stack_top`]): the rows whose cells
+    /// all lie above `top` were copied from the empty board's, so the search starts below them
+    /// (move generation's every call, where comparing those rows again was most of the search).
+    pub fn clear_until_under(&self, free: &[u64], top: i64) -> i64 {
+        let copied = self.orients.iter().map(|r| top - r.max_dy).min();
+        self.clear_until_in(&mut Whole(free), copied.unwrap_or(i64::MIN))
     }
 
     /// The first pivot row of the run of rows at the bottom of the free map `free` that differ
@@ -160,13 +169,14 @@ impl UnitSpace {
         })
     }
 
-    /// [`UnitSpace::clear_until`] on a free map whose rows `src` works out as they are read.
-    fn clear_until_in<S: FreeRows>(&self, src: &mut S) -> i64 {
+    /// [`UnitSpace::clear_until`] on a free map whose rows `src` works out as they are read,
+    /// the rows above `from` known to be clear.
+    fn clear_until_in<S: FreeRows>(&self, src: &mut S, from: i64) -> i64 {
         let first = self.orients.iter().map(|r| r.y_lo).min().unwrap_or(0);
         if self.clear.rows.is_empty() {
             return first;
         }
-        for y in first..self.y_end {
+        for y in first.max(from)..self.y_end {
             src.ready(self, y);
             if !self.row_is_clear(src.map(), y) {
                 return y;
@@ -205,7 +215,7 @@ impl UnitSpace {
                 // Rows whose cells all lie above the stack are those of an empty board.
                 let row = &mut free[r.row_base + yi * r.nw..r.row_base + (yi + 1) * r.nw];
                 if y + r.max_dy < top {
-                    row.copy_from_slice(&self.clear.rows[o][y.rem_euclid(2) as usize]);
+                    bits::copy_row(row, &self.clear.rows[o][y.rem_euclid(2) as usize]);
                     continue;
                 }
                 if let ([w], true) = (&mut *row, board.width() <= 64) {
@@ -235,7 +245,19 @@ impl UnitSpace {
     /// Fills `reach` with the states reachable from the spawn (no-repeat paths exist to all of
     /// them). Returns false, with `reach` empty, when the spawn itself is not free.
     pub fn reach(&self, free: &[u64], reach: &mut Vec<u64>, bufs: &mut ReachBufs) -> bool {
-        self.reach_in(&mut Whole(free), reach, bufs)
+        self.reach_in(&mut Whole(free), None, reach, bufs)
+    }
+
+    /// [`UnitSpace::reach`] where the first row of `free` that is not an empty board's is known
+    /// (`clear`, what [`UnitSpace::clear_until`] finds).
+    pub fn reach_with_clear(
+        &self,
+        free: &[u64],
+        clear: i64,
+        reach: &mut Vec<u64>,
+        bufs: &mut ReachBufs,
+    ) -> bool {
+        self.reach_in(&mut Whole(free), Some(clear), reach, bufs)
     }
 
     /// [`UnitSpace::free_map`] then [`UnitSpace::reach`] at once, the free map's rows worked
@@ -259,13 +281,15 @@ impl UnitSpace {
             done: i64::MIN,
             free,
         };
-        self.reach_in(&mut src, reach, bufs)
+        self.reach_in(&mut src, None, reach, bufs)
     }
 
-    /// [`UnitSpace::reach`] on a free map whose rows `src` works out as they are read.
+    /// [`UnitSpace::reach`] on a free map whose rows `src` works out as they are read, with its
+    /// first row that is not an empty board's where known.
     fn reach_in<S: FreeRows>(
         &self,
         src: &mut S,
+        clear: Option<i64>,
         reach: &mut Vec<u64>,
         bufs: &mut ReachBufs,
     ) -> bool {
@@ -277,7 +301,7 @@ impl UnitSpace {
             return false;
         }
         let mut y = s0.y;
-        let clear = self.clear_until_in(src);
+        let clear = clear.unwrap_or_else(|| self.clear_until_in(src, i64::MIN));
         if clear > s0.y + 1 {
             // The rows above the stack are the empty board's: from the last of them on, the
             // rows are worked out (that row flooded again, which adds nothing).
@@ -388,7 +412,7 @@ impl UnitSpace {
                 } else {
                     &c.rows[o][(r.y_lo + yi as i64).rem_euclid(2) as usize][..]
                 };
-                reach[b..b + r.nw].copy_from_slice(src);
+                bits::copy_row(&mut reach[b..b + r.nw], src);
             }
         }
     }

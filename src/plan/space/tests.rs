@@ -238,7 +238,29 @@ fn the_rows_above_the_stack_are_the_empty_boards() {
             );
             assert_eq!(got.2, want.2, "case {cases} supported {supported}: {json}");
         }
-        cached_rows += fast.clear_until(&got.0).max(0) as usize;
+        // Move generation finds where those rows end from the stack's top, once for the reach
+        // and the locks: the same row, the same reach and locks.
+        let clear = fast.clear_until(&got.0);
+        let top = crate::plan::stack_top(&p.board) as i64;
+        assert_eq!(
+            fast.clear_until_under(&got.0, top),
+            clear,
+            "case {cases}: {json}"
+        );
+        let mut again = (vec![], vec![]);
+        let reach_again = fast.reach_with_clear(&got.0, clear, &mut again.0, &mut bufs);
+        assert_eq!((reach_again, &again.0), (reach_got, &got.1), "case {cases}");
+        fast.locks_with_clear(
+            &got.0,
+            &got.1,
+            clear,
+            true,
+            &mut again.1,
+            &mut KeySet::default(),
+        );
+        fast.locks(&got.0, &got.1, true, &mut got.2, &mut KeySet::default());
+        assert_eq!(again.1, got.2, "case {cases}: {json}");
+        cached_rows += clear.max(0) as usize;
     });
     assert!(
         cached_rows > 10_000,
