@@ -39,7 +39,7 @@ pub(super) fn share_polish_gain(seeds: &mut [SeedState], i: usize) {
 /// order of the units differs: on a long problem a seed whose beams died at a few hundred units
 /// scored a third of what its siblings' whole games did, and a wider fresh game that lives the
 /// source is where its points lie (docs/tuning.md). One pass over the seeds: a run of every
-/// official problem holds about 180 seeds, and the policy asks at every pick.
+/// official problem holds 175 seeds, and the policy asks at every pick.
 pub(super) fn whole_sibling_scores(seeds: &[SeedState]) -> Vec<Option<u64>> {
     let problems = seeds.iter().map(|s| s.setup.problem + 1).max().unwrap_or(0);
     let mut least: Vec<Option<u64>> = vec![None; problems];
