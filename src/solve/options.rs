@@ -305,6 +305,14 @@ pub struct SearchOptions {
     /// source, and its width-64 round lost to the siblings' polishes and tails until it no
     /// longer fitted: 210,822 against 626,666 and 657,011 (docs/tuning.md).
     pub sibling_promise: bool,
+    /// A seed whose best fresh game lasts the whole source but scores below `1 - sibling_lag`
+    /// of the lowest best fresh whole game of its problem's other seeds plays that game's system
+    /// and width again before it polishes, at most two fresh games of that system there in all,
+    /// weighed across seeds at the sibling's score less its own over the round's price. The
+    /// seeds of a problem share its board, units and phrases: on a long source one game's luck
+    /// parts them more than the units' order (on problem 7708 of F77 a seed's width-64 game
+    /// scored 552,000 against its siblings' 634,000). 0: never. Not on a run by attempts.
+    pub sibling_lag: f64,
     /// The scoring systems, by name, that a wide round (beams of [`Self::wide`] or wider) runs
     /// first among the systems never run, in this order, while the seed's best game lasts the
     /// whole source; the others never run follow in their order. `pairs` by default: it clears
@@ -544,6 +552,7 @@ impl SearchOptions {
             ("reserve_most_share", self.reserve_most_share, 1.0),
             ("exhaust.dp_share", self.exhaust.dp_share, 1.0),
             ("wide_systems_margin", self.wide_systems_margin, f64::MAX),
+            ("sibling_lag", self.sibling_lag, 1.0),
         ];
         for (name, v, hi) in shares {
             if !(v.is_finite() && v >= 0.0 && v < hi) {

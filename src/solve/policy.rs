@@ -661,7 +661,7 @@ impl Policy {
                     s.finish();
                     continue;
                 };
-                let promise = share::revival_promise(opts, s, &p.0, siblings[i]);
+                let promise = share::promise(ctx, s, &p.0, siblings[i]);
                 let rate = s.expected_rate(opts).max(promise);
                 let priority = s.setup.weight * rate;
                 let spent = s.rate.spent;
@@ -692,7 +692,7 @@ impl Policy {
     pub fn report(&mut self, round: &Round, reports: &[Report]) {
         let Policy { opts, seeds, .. } = self;
         seeds[round.seed].report(opts, round, reports);
-        share::share_polish_gain(seeds, round.seed);
+        share::learn_from_siblings(seeds, round.seed);
     }
 }
 

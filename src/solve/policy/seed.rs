@@ -19,6 +19,7 @@ use crate::solve::stage::Valuer;
 use crate::solve::SearchOptions;
 
 mod games;
+mod lagging;
 mod learn;
 mod owing;
 mod replan;
@@ -28,6 +29,7 @@ mod untried;
 
 use games::set_polished_to;
 pub(super) use games::{Games, Rate};
+pub(super) use lagging::share_sibling_games;
 use owing::Owing;
 
 /// What the rules weigh besides the seed: the options and the run's preset.
@@ -110,6 +112,8 @@ pub(super) struct SeedState {
     exhausted: bool,
     /// The revivals it owes shorter runs ([`owing`]).
     pub owing: Owing,
+    /// The game of a sibling seed it may lag behind ([`lagging`]).
+    pub sibling: Option<(u64, usize, usize)>,
 }
 
 /// What a rule says of the seed's next round.
@@ -139,6 +143,9 @@ pub(super) enum Rule {
     GreedySpelling,
     /// With the attempts used up and the best game planned polished, the seed is done.
     SpentAndPolished,
+    /// A seed whose whole games score well below a sibling's plays that game's system and
+    /// width again ([`lagging`]).
+    Lagging,
     /// The best games not polished yet, once the beams grow no wider, or earlier when a polish
     /// promises more than widening ([`polish_goes_first`], where the preset lets it).
     Polish,
@@ -151,13 +158,14 @@ pub(super) enum Rule {
 
 impl Rule {
     /// The rules in the order they are asked: the first that does not pass decides.
-    pub const ORDER: [Rule; 9] = [
+    pub const ORDER: [Rule; 10] = [
         Rule::Finished,
         Rule::QuickAnswer,
         Rule::Unmeasured,
         Rule::Exhaust,
         Rule::GreedySpelling,
         Rule::SpentAndPolished,
+        Rule::Lagging,
         Rule::Polish,
         Rule::Spent,
         Rule::Beams,
@@ -195,6 +203,7 @@ impl SeedState {
             flight: None,
             exhausted: false,
             owing: Owing::default(),
+            sibling: None,
         }
     }
 
@@ -338,6 +347,7 @@ impl SeedState {
             Rule::SpentAndPolished => {
                 stop_if(self.attempts_left(preset) == 0 && self.games.best_planned_polished())
             }
+            Rule::Lagging => self.lagging_rule(ctx),
             Rule::Polish => self.polish_rule(ctx, lanes),
             Rule::Spent => stop_if(self.attempts_left(preset) == 0),
             Rule::Beams => {

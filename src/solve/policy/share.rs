@@ -1,8 +1,9 @@
 //! What the seeds of one problem learn from each other: the gain a polish was measured to
 //! bring ([`share_polish_gain`]), and what a sibling's whole game promises a seed whose games die
-//! early ([`revival_promise`]). Everything here reads results only, never the clock.
+//! early ([`revival_promise`]) or lags behind ([`promise`]). Everything here reads results
+//! only, never the clock.
 
-use super::seed::{Proposal, SeedState};
+use super::seed::{share_sibling_games, Ctx, Proposal, SeedState};
 use super::{RoundKind, Task};
 use crate::solve::SearchOptions;
 
@@ -85,4 +86,18 @@ pub(super) fn revival_promise(
         }
         _ => 0.0,
     }
+}
+
+/// What a round promises seed `s` across seeds besides its expected rate: the greater of a
+/// dying seed's [`revival_promise`] (`whole`, see [`whole_sibling_scores`]) and a lagging
+/// seed's (`SeedState::lag_promise`, in the `lagging` module).
+pub(super) fn promise(ctx: Ctx, s: &SeedState, p: &Proposal, whole: Option<u64>) -> f64 {
+    revival_promise(ctx.o, s, p, whole).max(s.lag_promise(ctx, p))
+}
+
+/// After seed `i` reported: what its problem's seeds learn from it ([`share_polish_gain`], and
+/// the sibling's game a seed may lag behind, `share_sibling_games` in the `lagging` module).
+pub(super) fn learn_from_siblings(seeds: &mut [SeedState], i: usize) {
+    share_polish_gain(seeds, i);
+    share_sibling_games(seeds);
 }

@@ -26,6 +26,10 @@ pub(super) struct Widening {
     /// fresh games lasted the whole source.
     pub died: Vec<u32>,
     pub lasted_whole: Vec<bool>,
+    /// The best fresh game that lasted the whole source: its score, system and width.
+    pub best_whole: Option<(u64, usize, usize)>,
+    /// Per system: the widest beam of its fresh games and how many of them ran at that width.
+    pub games_at: Vec<(usize, u32)>,
     /// Whether the last round of fresh games that set `widen_rate` had a game of a system that
     /// planned a fresh game before it: a round of systems new to the seed compares systems,
     /// not widths.
@@ -45,6 +49,8 @@ impl Widening {
             planned: vec![0; systems],
             died: vec![0; systems],
             lasted_whole: vec![false; systems],
+            best_whole: None,
+            games_at: vec![(0, 0); systems],
             told: true,
         }
     }
@@ -83,14 +89,30 @@ impl Widening {
         }
     }
 
-    /// Takes a fresh game of `system` planned at `width` that scored `score`, and lasted the
-    /// whole source or not (`whole`).
-    pub fn took_game(&mut self, system: usize, width: usize, score: u64, whole: bool) {
+    /// Takes a fresh game of `system` planned at `width` that scored `score` and lasted `units`
+    /// of the source's `source` units.
+    pub fn took_game(
+        &mut self,
+        system: usize,
+        width: usize,
+        score: u64,
+        units: usize,
+        source: usize,
+    ) {
         let rec = &mut self.record[system];
         *rec = (rec.0.max(width), rec.1.max(score));
         self.planned[system] = self.planned[system].max(score);
-        if whole {
+        let at = &mut self.games_at[system];
+        *at = match width.cmp(&at.0) {
+            std::cmp::Ordering::Greater => (width, 1),
+            std::cmp::Ordering::Equal => (width, at.1 + 1),
+            std::cmp::Ordering::Less => *at,
+        };
+        if units >= source {
             self.lasted_whole[system] = true;
+            if self.best_whole.is_none_or(|b| score > b.0) {
+                self.best_whole = Some((score, system, width));
+            }
         } else {
             self.died[system] += 1;
         }

@@ -270,7 +270,7 @@ impl SeedState {
         // system other than the survival ones, whose record ranks the wide rounds' systems.
         if fresh {
             self.widening
-                .took_game(system, a.width, score, units >= self.setup.source);
+                .took_game(system, a.width, score, units, self.setup.source);
             if a.revive != crate::plan::REVIVE_TO_HORIZON {
                 self.widening.took_length(a.width, units);
             }
