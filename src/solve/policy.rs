@@ -70,9 +70,9 @@
 //! score: its expected rate is the gain per work second of its recent rounds (decayed sums,
 //! started from a prior at the quick answer's rate), never less than a floor share of its
 //! average rate so far, so that seeds whose recent rounds found nothing still get time, the
-//! least worked first. A round of fresh games of a seed whose best game dies early, where
-//! another seed of its problem has a game that lasts the source, is weighed at no less than
-//! what that whole game promises over the round's price ([`SearchOptions::sibling_promise`]).
+//! least worked first. A round of fresh games of a dying seed, where a sibling has a game that
+//! lasts the source, or of a seed whose whole games lag far behind its siblings', is weighed at
+//! no less than the sibling's game promises over its price (`sibling_promise`, `sibling_lag`).
 
 mod costs;
 mod seed;
