@@ -273,7 +273,7 @@ pub fn gen_locks(tables: &Tables, unit: usize, board: &Board, scratch: &mut Scra
     let below = (board.height() - top) as u64;
     crate::work::add(Op::GenRow, space.states_per_row() * below);
     crate::work::add(Op::MapCell, space.map_cells_per_row() * below);
-    space.free_map(board, &mut scratch.free);
+    space.free_map_under(board, top as i64, &mut scratch.free);
     // The reach and the locks both take the rows above the stack from the empty board's: where
     // those rows end is found once, from the stack's top.
     let clear = space.clear_until_under(&scratch.free, top as i64);

@@ -187,20 +187,25 @@ impl UnitSpace {
 
     /// Fills `free` with the bit rows of the states where the unit fits on `board`.
     pub fn free_map(&self, board: &Board, free: &mut Vec<u64>) {
-        free.clear();
-        free.resize(self.row_words, 0);
-        self.free_rows(board, self.clear_top(board), free, i64::MIN..i64::MAX);
+        self.free_map_under(board, crate::plan::stack_top(board) as i64, free);
     }
 
-    /// The first row of `board` with a filled cell, below which the free map must be worked
-    /// out (0 while the space is being built, which has no empty board's rows to copy yet).
-    fn clear_top(&self, board: &Board) -> i64 {
+    /// [`UnitSpace::free_map`] where `board`'s first filled row, `top`, is known
+    /// ([`crate::plan::stack_top`]; move generation needs it again, and finds it once).
+    pub fn free_map_under(&self, board: &Board, top: i64, free: &mut Vec<u64>) {
+        free.clear();
+        free.resize(self.row_words, 0);
+        self.free_rows(board, self.clear_top(top), free, i64::MIN..i64::MAX);
+    }
+
+    /// The row below which the free map must be worked out on a board whose first filled row
+    /// is `top`: `top`, or 0 while the space is being built, which has no empty board's rows
+    /// to copy yet.
+    fn clear_top(&self, top: i64) -> i64 {
         if self.clear.rows.is_empty() {
             0
         } else {
-            (0..board.height())
-                .find(|&y| board.row_count(y) > 0)
-                .unwrap_or(board.height()) as i64
+            top
         }
     }
 
@@ -277,7 +282,7 @@ impl UnitSpace {
         free.resize(self.row_words, 0);
         let mut src = Lazy {
             board,
-            top: self.clear_top(board),
+            top: self.clear_top(crate::plan::stack_top(board) as i64),
             done: i64::MIN,
             free,
         };

@@ -242,6 +242,9 @@ fn the_rows_above_the_stack_are_the_empty_boards() {
         // and the locks: the same row, the same reach and locks.
         let clear = fast.clear_until(&got.0);
         let top = crate::plan::stack_top(&p.board) as i64;
+        let mut under = Vec::new();
+        fast.free_map_under(&p.board, top, &mut under);
+        assert_eq!(under, got.0, "case {cases}: {json}");
         assert_eq!(
             fast.clear_until_under(&got.0, top),
             clear,

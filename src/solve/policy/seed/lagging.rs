@@ -14,7 +14,8 @@
 //! such round: there the siblings' games come in an order the threads decide.
 
 use super::{Ctx, Phase, Proposal, SeedState, Start, Verdict};
-use crate::solve::policy::{RoundKind, Task};
+use crate::solve::policy::share::fresh_round;
+use crate::solve::policy::Task;
 
 impl SeedState {
     /// The sibling's game (score, system, width) this seed lags behind, where it does: its own
@@ -59,12 +60,8 @@ impl SeedState {
     /// score less the seed's best fresh game, over the round's price (0 for any other round).
     /// Its expected rate follows its past rounds, which say nothing of the sibling's luck.
     pub(in crate::solve::policy) fn lag_promise(&self, ctx: Ctx, p: &Proposal) -> f64 {
-        let fresh = p.kind == RoundKind::Fresh
-            && p.tasks
-                .iter()
-                .all(|t| matches!(t, Task::Attempt(a) if a.base.is_none()));
         match (self.lagging(ctx), self.widening.best_whole) {
-            (Some((score, ..)), Some((own, ..))) if fresh && !p.tasks.is_empty() => {
+            (Some((score, ..)), Some((own, ..))) if fresh_round(p) => {
                 score.saturating_sub(own) as f64 / p.cost.total().max(1e-9)
             }
             _ => 0.0,
