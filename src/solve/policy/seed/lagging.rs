@@ -100,6 +100,7 @@ mod tests {
     use super::super::{lone_setup, SeedState};
     use super::*;
     use crate::solve::budget::Preset;
+    use crate::solve::policy::RoundKind;
     use crate::solve::SearchOptions;
 
     /// The seeds of one problem, each with a best fresh whole game of `games` (score, system,
