@@ -4,7 +4,6 @@
 //! only, never the clock.
 
 use super::seed::{share_sibling_games, Ctx, Proposal, SeedState};
-use super::{RoundKind, Task};
 use crate::solve::SearchOptions;
 
 /// After seed `i` reported: the seeds of its problem whose polishes have measured nothing yet
@@ -73,7 +72,7 @@ pub(super) fn revival_promise(
     p: &Proposal,
     whole: Option<u64>,
 ) -> f64 {
-    let fresh = fresh_round(p);
+    let fresh = p.fresh_games();
     match whole {
         Some(w)
             if o.sibling_promise && fresh && w > s.games.best && !s.games.whole(s.setup.source) =>
@@ -82,16 +81,6 @@ pub(super) fn revival_promise(
         }
         _ => 0.0,
     }
-}
-
-/// Whether `p` is a round of fresh games only (attempts from the first unit), the rounds the
-/// siblings' promises weigh.
-pub(super) fn fresh_round(p: &Proposal) -> bool {
-    p.kind == RoundKind::Fresh
-        && !p.tasks.is_empty()
-        && p.tasks
-            .iter()
-            .all(|t| matches!(t, Task::Attempt(a) if a.base.is_none()))
 }
 
 /// What a round promises seed `s` across seeds besides its expected rate: the greater of a

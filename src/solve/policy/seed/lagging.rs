@@ -14,8 +14,20 @@
 //! such round: there the siblings' games come in an order the threads decide.
 
 use super::{Ctx, Phase, Proposal, SeedState, Start, Verdict};
-use crate::solve::policy::share::fresh_round;
-use crate::solve::policy::Task;
+use crate::solve::policy::{RoundKind, Task};
+
+impl Proposal {
+    /// Whether it is a round of fresh games only (attempts from the first unit), the rounds
+    /// the siblings' promises weigh (here and in `share::revival_promise`).
+    pub(in crate::solve::policy) fn fresh_games(&self) -> bool {
+        self.kind == RoundKind::Fresh
+            && !self.tasks.is_empty()
+            && self
+                .tasks
+                .iter()
+                .all(|t| matches!(t, Task::Attempt(a) if a.base.is_none()))
+    }
+}
 
 impl SeedState {
     /// The sibling's game (score, system, width) this seed lags behind, where it does: its own
@@ -61,7 +73,7 @@ impl SeedState {
     /// Its expected rate follows its past rounds, which say nothing of the sibling's luck.
     pub(in crate::solve::policy) fn lag_promise(&self, ctx: Ctx, p: &Proposal) -> f64 {
         match (self.lagging(ctx), self.widening.best_whole) {
-            (Some((score, ..)), Some((own, ..))) if fresh_round(p) => {
+            (Some((score, ..)), Some((own, ..))) if p.fresh_games() => {
                 score.saturating_sub(own) as f64 / p.cost.total().max(1e-9)
             }
             _ => 0.0,
@@ -100,7 +112,6 @@ mod tests {
     use super::super::{lone_setup, SeedState};
     use super::*;
     use crate::solve::budget::Preset;
-    use crate::solve::policy::RoundKind;
     use crate::solve::SearchOptions;
 
     /// The seeds of one problem, each with a best fresh whole game of `games` (score, system,
