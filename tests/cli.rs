@@ -715,3 +715,35 @@ fn a_bad_store_report_input_is_one_line_and_exit_2() {
     assert!(!dir.join("no").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Regression: the summary's move and power columns were the means over the distinct seeds,
+/// while the score divides by the listed ones (RULES.md section 13, problem 5 lists a seed
+/// twice), so on such a problem the two parts did not add up to the score (problem 5 at 10 s:
+/// 1,464 + 13,096 against 13,105). They are now the parts of the score.
+#[test]
+fn the_summarys_move_and_power_add_up_to_the_score_with_a_seed_listed_twice() {
+    let twice = GOOD
+        .replace(r#""sourceSeeds":[0]"#, r#""sourceSeeds":[3,5,3]"#)
+        .replace(r#""sourceLength":3"#, r#""sourceLength":12"#);
+    let p = tmp("seed-twice", "twice.json", &twice);
+    let o = hextris()
+        .args(["solve", "--attempts", "2"])
+        .arg(&p)
+        .env_remove("HEXTRIS_DEBUG")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let row: Vec<u64> = err
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|w| w.len() == 6 && w[0] == "1")
+        .unwrap_or_else(|| panic!("no row of problem 1: {err}"))
+        .iter()
+        .map(|w| w.parse().unwrap())
+        .collect();
+    let (seeds, mv, pw, score) = (row[1], row[2], row[3], row[4]);
+    assert_eq!(seeds, 2, "{err}");
+    assert!(score > 0, "{err}");
+    assert_eq!(mv + pw, score, "{err}");
+}

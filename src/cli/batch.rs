@@ -24,7 +24,8 @@ pub fn to_solutions(results: &[ProblemResult]) -> Vec<Solution> {
         .collect()
 }
 
-/// A table of the results: per problem, its score, the mean move and power scores, games.
+/// A table of the results: per problem, its score with its move and power parts (which add up
+/// to it, [`ProblemResult::move_score`]), and the games planned.
 pub fn summary(results: &[ProblemResult]) -> String {
     use std::fmt::Write;
     let mut out = String::new();
@@ -35,9 +36,7 @@ pub fn summary(results: &[ProblemResult]) -> String {
     );
     let mut total = 0;
     for r in results {
-        let n = r.seeds.len().max(1) as u64;
-        let mv: u64 = r.seeds.iter().map(|s| s.move_score).sum::<u64>() / n;
-        let pw: u64 = r.seeds.iter().map(|s| s.power_score).sum::<u64>() / n;
+        let (mv, pw) = (r.move_score, r.power_score());
         let games: u32 = r.seeds.iter().map(|s| s.attempts).sum();
         let _ = writeln!(
             out,

@@ -335,9 +335,7 @@ fn bench_budget(
         );
         let results = crate::solve::pool::solve_on_pool(&probs, settings, &crate::solve::Silent)?;
         let r = &results[0];
-        let n = r.seeds.len().max(1) as u64;
-        let mv: u64 = r.seeds.iter().map(|s| s.move_score).sum::<u64>() / n;
-        let pw: u64 = r.seeds.iter().map(|s| s.power_score).sum::<u64>() / n;
+        let (mv, pw) = (r.move_score, r.power_score());
         let seconds = start.elapsed().as_secs_f64();
         let work: f64 = r.seeds.iter().map(|s| s.work).sum();
         (all_work, all_seconds) = (all_work + work, all_seconds + seconds);

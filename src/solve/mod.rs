@@ -93,13 +93,17 @@ fn collect(problems: &[Prepared], results: Vec<((usize, u32), SeedResult)>) -> V
                         .clone()
                 })
                 .collect();
-            let score = problem_score(p.problem, |s| {
-                seeds.iter().find(|r| r.seed == s).map_or(0, |r| r.score)
-            });
+            let part = |of: fn(&SeedResult) -> u64| {
+                problem_score(p.problem, |s| {
+                    seeds.iter().find(|r| r.seed == s).map_or(0, of)
+                })
+            };
+            let (score, move_score) = (part(|r| r.score), part(|r| r.move_score));
             ProblemResult {
                 problem_id: p.problem.id,
                 seeds,
                 score,
+                move_score,
             }
         })
         .collect()

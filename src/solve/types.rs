@@ -220,4 +220,15 @@ pub struct ProblemResult {
     pub seeds: Vec<SeedResult>,
     /// The official aggregate (RULES.md section 13).
     pub score: u64,
+    /// The move part of `score`: the seeds' move scores aggregated the same way (summed over the
+    /// distinct seeds, divided by the listed ones, rounded down). The power part is the rest,
+    /// so that the two add up to the score, as in `hextris store report`.
+    pub move_score: u64,
+}
+
+impl ProblemResult {
+    /// The power part of the score (see [`ProblemResult::move_score`]).
+    pub fn power_score(&self) -> u64 {
+        self.score - self.move_score
+    }
 }
