@@ -433,20 +433,26 @@ fn score_of_a_file_that_is_not_a_solution_list_says_what_was_expected() {
     assert!(err.contains("\"problemId\""), "{err}");
 }
 
+/// `hextris solve --attempts N PROBLEMS`, its debugging log off; it must succeed.
+fn solve_by_attempts(problems: &Path, attempts: &str) -> Output {
+    let o = hextris()
+        .args(["solve", "--attempts", attempts])
+        .arg(problems)
+        .env_remove("HEXTRIS_DEBUG")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    o
+}
+
 /// Piped, `solve` prints on stderr a line per (problem, seed) and the summary table, nothing
 /// else: a debugging line per unit spelt was once left in the DP encoder (commit 09aa779), and
 /// stdout and the scores did not show it.
 #[test]
 fn a_piped_solve_prints_only_its_progress_and_summary() {
     let problems = Path::new(env!("CARGO_MANIFEST_DIR")).join("problems");
-    let o = hextris()
-        .args(["solve", "--attempts", "3"])
-        .arg(&problems)
-        .env_remove("HEXTRIS_DEBUG")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let o = solve_by_attempts(&problems, "3");
+    let err = stderr(&o);
     let mut seeds = 0;
     for line in err.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -726,13 +732,7 @@ fn the_summarys_move_and_power_add_up_to_the_score_with_a_seed_listed_twice() {
         .replace(r#""sourceSeeds":[0]"#, r#""sourceSeeds":[3,5,3]"#)
         .replace(r#""sourceLength":3"#, r#""sourceLength":12"#);
     let p = tmp("seed-twice", "twice.json", &twice);
-    let o = hextris()
-        .args(["solve", "--attempts", "2"])
-        .arg(&p)
-        .env_remove("HEXTRIS_DEBUG")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = solve_by_attempts(&p, "2");
     let err = stderr(&o);
     let row: Vec<u64> = err
         .lines()
