@@ -722,6 +722,30 @@ fn a_bad_store_report_input_is_one_line_and_exit_2() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `bench --stages --game DIR` reads a store that must exist: a missing folder is one line
+/// naming it, exit code 2, nothing on stdout, and no folder created.
+#[test]
+fn a_missing_stage_game_store_is_one_line_and_exit_2() {
+    let dir = tmp_dir("a_missing_stage_game_store_is_one_line_and_exit_2");
+    let missing = dir.join("no-store");
+    let o = hextris()
+        .args(["bench", "--stages", "--only", "dp", "--game"])
+        .arg(&missing)
+        .arg(data("small.json"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("{}: no such store folder", missing.display())),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+    assert!(!missing.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Regression: the summary's move and power columns were the means over the distinct seeds,
 /// while the score divides by the listed ones (RULES.md section 13, problem 5 lists a seed
 /// twice), so on such a problem the two parts did not add up to the score (problem 5 at 10 s:

@@ -76,6 +76,10 @@ pub struct Args {
     /// greedy, dp, chars); the greedy plan runs anyway, for the encoders.
     #[arg(long, value_name = "STAGE", requires = "stages", value_delimiter = ',')]
     pub only: Vec<String>,
+    /// With --stages, the encoders spell the game this store holds for each problem's first
+    /// seed instead of the greedy plan (the greedy plan where it holds none).
+    #[arg(long, value_name = "DIR", requires = "stages")]
+    pub game: Option<PathBuf>,
     /// Instead of solving: the share of the source that beams of each width (--widths) play,
     /// per problem, seed and scoring system (the compiled-in ones, or --weights), as the
     /// solver's fresh attempts plan them while the best game dies early (from width 16 on, a
@@ -137,6 +141,11 @@ pub fn run(args: Args) -> Result<()> {
             limit: args.stage_time,
             repeat: args.repeat,
             only: args.only.clone(),
+            games: args
+                .game
+                .as_deref()
+                .map(crate::cli::store::existing)
+                .transpose()?,
         };
         return crate::cli::stages::run(&loaded, &args.board, &phrases, &opts);
     }

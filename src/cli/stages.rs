@@ -21,6 +21,12 @@
 //!
 //! `--board WxH:N` adds an empty W x H board with N units of the first problem given, on its
 //! first seed (`tools/big_board.py` writes the same problem to a file, for `hextris solve`).
+//!
+//! `--game DIR` has the encoders (plain, greedy, dp, chars) spell the game stored in the store
+//! `DIR` for the problem's first seed (its locks, replayed) instead of the greedy plan: the game
+//! the solver kept, which on a problem whose greedy plan dies early is the whole source. A
+//! problem without a stored game there (or whose stored text does not replay) is measured on
+//! the greedy plan, and its row says which game its encoders spelt.
 
 use crate::encode::{CharStats, CharTables, Encoder, Mode, PhraseTable};
 use crate::engine::{replay, Phrases, Problem};
@@ -153,6 +159,8 @@ pub struct StageOptions {
     pub repeat: usize,
     /// The stages to run (all when empty); the greedy plan runs anyway, for the encoders.
     pub only: Vec<String>,
+    /// A store whose game for the problem's first seed the encoders spell (see the module doc).
+    pub games: Option<crate::store::Store>,
 }
 
 impl StageOptions {
@@ -169,8 +177,32 @@ const SKIPPED: Measure = Measure {
     chars: None,
 };
 
-/// Measures every stage on `problem`'s first seed.
-fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Measure> {
+/// The game the encoders spell: the greedy plan, or a stored game of so many units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Game {
+    Greedy,
+    Stored(usize),
+}
+
+/// The plan of the game stored in `store` for `problem`'s `seed`: `None` when the store holds
+/// none for it or its text does not replay; an error when the problem's file cannot be read.
+fn stored_plan(
+    store: &crate::store::Store,
+    problem: &Problem,
+    tables: &Tables,
+    seed: u32,
+) -> Result<Option<Plan>> {
+    let entries = store.entries(problem.id)?;
+    let entry = entries.iter().find(|e| e.seed == seed);
+    Ok(entry.and_then(|e| crate::plan::plan_of_text(problem, tables, seed, &e.solution)))
+}
+
+/// Measures every stage on `problem`'s first seed, and says which game the encoders spelt.
+fn stages(
+    problem: &Problem,
+    phrases: &Phrases,
+    opts: &StageOptions,
+) -> Result<(Vec<Measure>, Game)> {
     let (limit, repeat) = (opts.limit, opts.repeat);
     let seed = problem.seeds.first().copied().unwrap_or(0);
     let tables = Tables::new(problem);
@@ -193,7 +225,15 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
         greedy_plan = plan("low", 1, true);
         planned(&greedy_plan)
     });
-    let n = greedy_plan.placements.len();
+    let stored = match &opts.games {
+        Some(store) => stored_plan(store, problem, &tables, seed)?,
+        None => None,
+    };
+    let game = stored
+        .as_ref()
+        .map_or(Game::Greedy, |p| Game::Stored(p.placements.len()));
+    let encoded = stored.as_ref().unwrap_or(&greedy_plan);
+    let n = encoded.placements.len();
     let spelt = |text: &str| {
         let locked = replay(problem, seed, text, phrases).locked as usize;
         (Some(locked), locked < n)
@@ -209,7 +249,7 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
             "bare" => measure(repeat, || planned(&plan("low", 1, false))),
             "beam16" => measure(repeat, || planned(&plan("balanced", BEAM_WIDTH, true))),
             "survive16" => measure(repeat, || planned(&plan("survive", BEAM_WIDTH, true))),
-            "chars" => chars_stage(&greedy_plan, limit, |prefix, deadline| {
+            "chars" => chars_stage(encoded, limit, |prefix, deadline| {
                 let mut stats = CharStats::default();
                 let text = runner.spell_chars(
                     &chars,
@@ -225,13 +265,11 @@ fn stages(problem: &Problem, phrases: &Phrases, opts: &StageOptions) -> Vec<Meas
                     "greedy" => Mode::Greedy,
                     _ => Mode::Dp,
                 };
-                measure(repeat, || {
-                    spelt(&runner.spell(&greedy_plan, mode, &until()))
-                })
+                measure(repeat, || spelt(&runner.spell(encoded, mode, &until())))
             }
         });
     }
-    out
+    Ok((out, game))
 }
 
 /// The character encoder's stage: it spells all or nothing, so it spells the plan's first
@@ -295,8 +333,8 @@ fn mechanism(stats: &CharStats, units: usize) -> String {
 }
 
 /// The table of one problem's stages: microseconds per unit (per unit of width for the beam),
-/// and each stage's time and units.
-fn row(name: &str, problem: &Problem, m: &[Measure]) -> String {
+/// each stage's time and units, and the game the encoders spelt.
+fn row(name: &str, problem: &Problem, m: &[Measure], game: Game) -> String {
     let mut line = format!(
         "{name:<18} {:>9} {:>6}",
         format!("{}x{}", problem.width, problem.height),
@@ -329,6 +367,10 @@ fn row(name: &str, problem: &Problem, m: &[Measure]) -> String {
             units
         );
     }
+    detail += &match game {
+        Game::Greedy => " encoders on the greedy plan".to_string(),
+        Game::Stored(n) => format!(" encoders on the stored game ({n} units)"),
+    };
     line + &detail + "\n"
 }
 
@@ -352,16 +394,24 @@ pub fn run(
     }
     println!("{header}\n(microseconds per unit; beam16 and survive16 per unit per unit of width)");
     for (_, problem) in problems {
-        let m = stages(problem, phrases, opts);
-        print!("{}", row(&format!("problem {}", problem.id), problem, &m));
+        let (m, game) = stages(problem, phrases, opts)?;
+        print!(
+            "{}",
+            row(&format!("problem {}", problem.id), problem, &m, game)
+        );
     }
     if let Some((path, _)) = problems.first() {
         let text = crate::io::read_text(path)?;
         for &spec in boards {
             let problem = generated_board(&text, path, spec)?;
-            let m = stages(&problem, phrases, opts);
+            // A generated board has no stored game: its encoders spell the greedy plan.
+            let greedy = StageOptions {
+                games: None,
+                ..opts.clone()
+            };
+            let (m, game) = stages(&problem, phrases, &greedy)?;
             let name = format!("units of {}", problems[0].1.id);
-            print!("{}", row(&name, &problem, &m));
+            print!("{}", row(&name, &problem, &m, game));
         }
     }
     Ok(())
@@ -416,8 +466,10 @@ mod tests {
             limit: 10.0,
             repeat: 1,
             only: Vec::new(),
+            games: None,
         };
-        let m = stages(&p, &Phrases::official(), &opts);
+        let (m, game) = stages(&p, &Phrases::official(), &opts).unwrap();
+        assert_eq!(game, Game::Greedy);
         assert_eq!(m.len(), STAGES.len());
         for (s, name) in m.iter().zip(STAGES) {
             assert!(s.units.is_some_and(|u| u > 0), "{name}: {s:?}");
@@ -431,11 +483,76 @@ mod tests {
         assert!(chars.programmes >= units, "{chars:?}");
         assert!(chars.pops >= chars.states && chars.states > 0, "{chars:?}");
         assert!(chars.cells >= 5 * chars.states, "{chars:?}");
-        let r = row("problem 7", &p, &m);
+        let r = row("problem 7", &p, &m, game);
         assert_eq!(r.lines().count(), 2);
+        assert!(r.ends_with(" encoders on the greedy plan\n"), "{r}");
         assert_eq!(
             r.lines().next().unwrap().split_whitespace().count(),
             4 + STAGES.len()
         );
+    }
+
+    /// With a store, the encoders spell its game for the first seed (here one of 5 units, a
+    /// prefix of the greedy plan spelt with plain paths), and the row says so; a seed the
+    /// store holds no game for is measured on the greedy plan.
+    #[test]
+    fn the_encoders_spell_the_stored_game_where_there_is_one() {
+        let text = r#"{"id":7,"width":8,"height":10,"filled":[],
+            "sourceLength":20,"sourceSeeds":[3],
+            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
+                     {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
+        let p = Problem::from_json(text, Path::new("t.json")).unwrap();
+        let phrases = Phrases::official();
+        let tables = Tables::new(&p);
+        let table = PhraseTable::new(&phrases);
+        let encoder = Encoder::new(&p, &tables, &table);
+        let search = crate::solve::SearchOptions::default();
+        let runner = StageRunner::new(&p, &tables, &encoder, &table, 3, &search);
+        let weights = Weights::system("low").unwrap();
+        let whole = runner.plan(
+            PlanConfig::whole_game(),
+            &weights,
+            0,
+            1,
+            Valuer::Chars,
+            None,
+        );
+        assert!(whole.placements.len() > 5);
+        let five = Plan {
+            placements: whole.placements[..5].to_vec(),
+            ..whole.clone()
+        };
+        let solution = runner.spell(&five, Mode::Plain, &Limit::NONE);
+        let dir = std::env::temp_dir().join(format!("hextris-stages-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = crate::store::Store::open(&dir).unwrap();
+        let entry = serde_json::json!([{"problemId": 7, "seed": 3, "tag": "test",
+            "solution": solution, "score": 0, "found": "2026-12-08T00:00:00Z"}]);
+        std::fs::write(store.file(7), entry.to_string()).unwrap();
+        let mut opts = StageOptions {
+            limit: 10.0,
+            repeat: 1,
+            only: vec!["dp".to_string(), "chars".to_string()],
+            games: Some(store.clone()),
+        };
+        let (m, game) = stages(&p, &phrases, &opts).unwrap();
+        assert_eq!(game, Game::Stored(5));
+        let dp = STAGES.iter().position(|&s| s == "dp").unwrap();
+        assert_eq!(m[dp].units, Some(5));
+        assert_eq!(m[STAGES.len() - 1].units, Some(5));
+        assert!(
+            row("problem 7", &p, &m, game).ends_with(" encoders on the stored game (5 units)\n")
+        );
+        // No entry for the seed: the greedy plan, as without a store.
+        std::fs::write(store.file(7), "[]").unwrap();
+        let (m, game) = stages(&p, &phrases, &opts).unwrap();
+        assert_eq!(game, Game::Greedy);
+        assert_eq!(m[dp].units, Some(whole.placements.len()));
+        // A store file that is not a list of entries is an error naming it.
+        std::fs::write(store.file(7), "{").unwrap();
+        opts.only = vec!["dp".to_string()];
+        let e = stages(&p, &phrases, &opts).unwrap_err().to_string();
+        assert!(e.contains("problem_7.json"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

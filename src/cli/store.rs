@@ -114,7 +114,7 @@ pub(super) fn problems(files: &[PathBuf]) -> Result<Vec<Problem>> {
 }
 
 /// Opens a store that must exist (a source is never created).
-pub(super) fn existing(dir: &Path) -> Result<Store> {
+pub(crate) fn existing(dir: &Path) -> Result<Store> {
     if !dir.is_dir() {
         return Err(Error::invalid(dir, "no such store folder"));
     }
