@@ -454,14 +454,19 @@ mod tests {
         assert!(!p.board.is_filled(1, 3), "the board is empty");
     }
 
-    /// Every stage measures something on a small problem, and the table has a row per stage.
-    #[test]
-    fn every_stage_runs_on_a_small_problem() {
+    /// A small problem: 8 x 10, 20 units of two shapes, seed 3.
+    fn small_problem() -> Problem {
         let text = r#"{"id":7,"width":8,"height":10,"filled":[],
             "sourceLength":20,"sourceSeeds":[3],
             "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
                      {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
-        let p = Problem::from_json(text, Path::new("t.json")).unwrap();
+        Problem::from_json(text, Path::new("t.json")).unwrap()
+    }
+
+    /// Every stage measures something on a small problem, and the table has a row per stage.
+    #[test]
+    fn every_stage_runs_on_a_small_problem() {
+        let p = small_problem();
         let opts = StageOptions {
             limit: 10.0,
             repeat: 1,
@@ -497,11 +502,7 @@ mod tests {
     /// store holds no game for is measured on the greedy plan.
     #[test]
     fn the_encoders_spell_the_stored_game_where_there_is_one() {
-        let text = r#"{"id":7,"width":8,"height":10,"filled":[],
-            "sourceLength":20,"sourceSeeds":[3],
-            "units":[{"members":[{"x":0,"y":0}],"pivot":{"x":0,"y":0}},
-                     {"members":[{"x":0,"y":0},{"x":1,"y":0}],"pivot":{"x":0,"y":0}}]}"#;
-        let p = Problem::from_json(text, Path::new("t.json")).unwrap();
+        let p = small_problem();
         let phrases = Phrases::official();
         let tables = Tables::new(&p);
         let table = PhraseTable::new(&phrases);
