@@ -51,9 +51,11 @@ pub(super) struct Kernel {
     cn_node: Vec<u32>,
     /// Per command: the root's distinct successors as (target cnode, gain minus penalty).
     root: [Vec<(u32, i32)>; 6],
-    /// Per command: the exceptions whose heading allows it, as (context node, its class, the
-    /// range of its successors in `edges`).
+    /// Per command: the exceptions whose heading allows it with at most one successor of
+    /// their own (nearly all: a phrase prefix continues one way under a command), and those
+    /// with two, kept apart so that the loop over the first reads one successor, not two.
     exc: [Vec<Exception>; 6],
+    exc2: [Vec<Exception>; 6],
     edges: Vec<(u32, i32)>,
     /// Per command, per context node: 0 when the node takes the root's value for the command
     /// (its heading allows it and it is no exception), [`OFF`] otherwise.
@@ -79,7 +81,8 @@ const LANES: usize = 8;
 /// characters that lead where they lead the root reach some of the root's successors (`mask`);
 /// the others lead to successors of its own, usually one or two (`own`, padded with a context
 /// node no transition enters, which stays impossible); a node with more has an exception per
-/// two of them, the second with no root successor.
+/// two of them, the second with no root successor. One with a single successor of its own
+/// (or none) is read through `own[0]` alone ([`Kernel::exc`]).
 #[derive(Clone, Copy, Debug)]
 struct Exception {
     cn: u16,
@@ -245,6 +248,20 @@ impl Kernel {
         // loop's three lookups, the loop's hottest instructions.
         assert!(vn.len() == self.ncn && vi.len() == self.ncn);
         for e in &self.exc[c] {
+            // SAFETY: as below.
+            let (v0, slot) = unsafe {
+                (
+                    *vn.get_unchecked(e.own[0] as usize),
+                    vi.get_unchecked_mut(e.cn as usize),
+                )
+            };
+            let v = best[e.mask as usize & (B - 1)].max(v0 + e.gain[0]);
+            if v > *slot {
+                *slot = v;
+                rose |= e.class;
+            }
+        }
+        for e in &self.exc2[c] {
             // SAFETY: the indices lie below `ncn`, the slices' length (see above).
             let (v0, v1, slot) = unsafe {
                 (

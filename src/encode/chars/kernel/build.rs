@@ -136,6 +136,7 @@ impl Kernel {
         assert!(k
             .exc
             .iter()
+            .chain(&k.exc2)
             .flatten()
             .all(|e| { (e.cn as usize) < k.ncn && e.own.iter().all(|&o| (o as usize) < k.ncn) }));
         k
@@ -190,13 +191,18 @@ impl Kernel {
                     own.get(2 * j).copied().unwrap_or(none),
                     own.get(2 * j + 1).copied().unwrap_or(none),
                 );
-                self.exc[ci].push(Exception {
+                let e = Exception {
                     cn: self.cn_node[a] as u16,
                     class: 1 << h,
                     mask: if j == 0 { mask } else { 0 },
                     own: [a0.0 as u16, a1.0 as u16],
                     gain: [a0.1, a1.1],
-                });
+                };
+                if a1 == none {
+                    self.exc[ci].push(e);
+                } else {
+                    self.exc2[ci].push(e);
+                }
             }
         }
         exceptional

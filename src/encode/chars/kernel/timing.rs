@@ -75,7 +75,11 @@ fn time_fast_against_slow() {
         let k = Kernel::new(&ct.rep, &gains, &terminal, true);
         eprintln!(
             "exceptions per command {:?} edges {} root succ {:?}",
-            k.exc.iter().map(|e| e.len()).collect::<Vec<_>>(),
+            k.exc
+                .iter()
+                .zip(&k.exc2)
+                .map(|(e, f)| e.len() + f.len())
+                .collect::<Vec<_>>(),
             k.edges.len(),
             k.root.iter().map(|e| e.len()).collect::<Vec<_>>()
         );
