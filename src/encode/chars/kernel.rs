@@ -52,9 +52,11 @@ pub(super) struct Kernel {
     /// Per command: the root's distinct successors as (target cnode, gain minus penalty).
     root: [Vec<(u32, i32)>; 6],
     /// Per command: the exceptions whose heading allows it with at most one successor of
-    /// their own (nearly all: a phrase prefix continues one way under a command), and those
-    /// with two, kept apart so that the loop over the first reads one successor, not two.
+    /// their own (nearly all: a phrase prefix continues one way under a command), read through
+    /// `own[0]` alone.
     exc: [Vec<Exception>; 6],
+    /// Per command: the exceptions whose heading allows it with two successors of their own,
+    /// kept apart so that the loop over [`Kernel::exc`] reads one successor, not two.
     exc2: [Vec<Exception>; 6],
     edges: Vec<(u32, i32)>,
     /// Per command, per context node: 0 when the node takes the root's value for the command
@@ -248,7 +250,7 @@ impl Kernel {
         // loop's three lookups, the loop's hottest instructions.
         assert!(vn.len() == self.ncn && vi.len() == self.ncn);
         for e in &self.exc[c] {
-            // SAFETY: as below.
+            // SAFETY: the indices lie below `ncn`, the slices' length (see above).
             let (v0, slot) = unsafe {
                 (
                     *vn.get_unchecked(e.own[0] as usize),
